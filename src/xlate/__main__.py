@@ -1,0 +1,26 @@
+"""Entry point. `xlate lookup` takes a fast path that skips the CLI framework (the editor's hot path)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv and argv[0] == "lookup" and "--install-completion" not in argv and "--show-completion" not in argv:
+        from xlate.lookup import main as lookup_main
+
+        try:
+            code = lookup_main(argv[1:])
+        except BrokenPipeError:
+            code = 0
+        except KeyboardInterrupt:
+            code = 130
+        sys.exit(code)
+    from xlate.cli import app
+
+    app()
+
+
+if __name__ == "__main__":
+    main()

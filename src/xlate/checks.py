@@ -1,0 +1,58 @@
+"""`xlate glossary check`: every validation, reported compiler-style, with a summary on success."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from xlate import glossary as gl
+from xlate import schema
+from xlate.model import REQUIRED_BACKENDS
+from xlate.yamlio import Problem
+
+EXIT_OK, EXIT_PROBLEMS = 0, 1
+
+
+def header_problems(root: Path) -> list[Problem]:
+    """Every YAML file must point editors at the schema on its first line."""
+    out = []
+    files = gl.concept_files(root) + gl.gpu_files(root)
+    for path in files:
+        try:
+            with path.open(encoding="utf-8") as fh:
+                first = fh.readline().rstrip("\n")
+        except (OSError, UnicodeDecodeError):
+            continue  # load() reports unreadable files
+        if first != schema.SCHEMA_COMMENT:
+            shown = str(path.relative_to(root.parent)) if path.is_relative_to(root.parent) else str(path)
+            out.append(Problem(shown, 1, f"first line must be `{schema.SCHEMA_COMMENT}`"))
+    return out
+
+
+def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
+    g = gl.load(root)
+    problems = list(g.problems)
+    if root.is_dir():
+        problems += header_problems(root)
+        if not schema.is_current(root):
+            problems.append(Problem(f"{root.name}/{schema.SCHEMA_FILE}", 1, "schema is missing or stale; run `xlate glossary schema`"))
+        from xlate import examples_check
+
+        problems += examples_check.problems(root, g)
+    return g, problems
+
+
+def run_check(root: Path) -> int:
+    g, problems = collect(root)
+    for p in sorted(problems, key=lambda p: (p.path, p.line)):
+        print(p, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in {root}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    counts = gl.categories_in_use(g)
+    filled = sum(1 for c in g.concepts.values() for b in REQUIRED_BACKENDS if getattr(c.terms, b.value))
+    none = sum(1 for c in g.concepts.values() for _, t in c.terms.items() if t.relation.value == "none")
+    print(f"ok: {len(g.concepts)} concepts, {len(g.gpus)} GPU spec sheets, {filled} required backend cells "
+          f"({none} of all cells are 'none' with a reason)")
+    print("   " + ", ".join(f"{c.value} {n}" for c, n in counts.items()))
+    return EXIT_OK

@@ -1,0 +1,116 @@
+"""The `xlate` command line: thin wrappers that call into the modules that do the work.
+
+Each command imports its module inside its body so that one command never pays for another's imports.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+app = typer.Typer(
+    name="xlate",
+    help="Cross-vendor GPU knowledge base: CUDA, HIP/ROCm, Metal/MLX and Triton as one glossary.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+glossary_app = typer.Typer(help="Validate and maintain the glossary data.", no_args_is_help=True)
+app.add_typer(glossary_app, name="glossary")
+
+GlossaryOption = typer.Option(None, "--glossary", help="glossary folder (default: the project's glossary/)")
+
+
+def _root(path: Optional[Path]) -> Path:
+    from xlate.glossary import default_root
+
+    return path or default_root()
+
+
+@app.command()
+def lookup(
+    query: list[str] = typer.Argument(..., help="a term, symbol or alias from any vendor: warp, LDS, simd_shuffle_down"),
+    backend: Optional[str] = typer.Option(None, "--backend", "-b", help="cuda, hip, metal, triton or mlx"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
+    limit: int = typer.Option(5, "--limit", "-n", help="how many matches"),
+) -> None:
+    """Find a concept from any vendor's vocabulary and show every backend's term for it."""
+    from xlate.lookup import run
+
+    raise typer.Exit(run(" ".join(query), backend, fmt, limit))
+
+
+@glossary_app.command("check")
+def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
+    """Validate every glossary file: schema, unique names and symbols, edges, URLs. Exit 1 on any problem."""
+    from xlate.checks import run_check
+
+    raise typer.Exit(run_check(_root(root)))
+
+
+@glossary_app.command("schema")
+def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
+    """Write glossary/schema.json from the models (editors validate YAML against it)."""
+    from xlate import schema
+
+    path = schema.write(_root(root))
+    typer.echo(f"wrote {path}")
+
+
+@glossary_app.command("fix-edges")
+def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
+    """Write the missing side of every one-sided see-also / contrasts-with edge."""
+    from xlate import glossary as gl
+    from xlate.edges import add_edge_to_file, missing_mirrors
+
+    g = gl.load(_root(root))
+    fixes = missing_mirrors(g)
+    for cid, edge_type, target in fixes:
+        add_edge_to_file(g.sources[cid].path, edge_type, target)
+        typer.echo(f"{cid}: added {edge_type.value} {target}")
+    typer.echo(f"{len(fixes)} edge(s) added")
+
+
+@app.command()
+def path(
+    source: str = typer.Argument(..., help="a concept id or any term for it"),
+    target: str = typer.Argument(..., help="a concept id or any term for it"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Show how two concepts relate: the shortest chain of typed edges between them."""
+    from xlate import glossary as gl
+    from xlate import index as ix
+    from xlate.edges import relation_path
+
+    g = gl.load(_root(root))
+    if g.problems:
+        typer.echo(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`", err=True)
+        raise typer.Exit(2)
+    index = ix.load_index(_root(root))
+    ends = []
+    for query in (source, target):
+        found = ix.search(index, query, limit=1)
+        if not found:
+            typer.echo(f"error: no concept matches {query!r}", err=True)
+            raise typer.Exit(1)
+        ends.append(found[0].concept)
+    steps = relation_path(g, ends[0], ends[1])
+    if steps is None:
+        typer.echo(f"{ends[0]} and {ends[1]} are not connected in the glossary graph")
+        raise typer.Exit(1)
+    if not steps:
+        typer.echo(f"{ends[0]} is {ends[1]}")
+        return
+    for a, label, b in steps:
+        typer.echo(f"{a} --{label}--> {b}")
+
+
+def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,1 @@
+"""CUDA source parsing with tree-sitter-cuda."""

@@ -1,0 +1,276 @@
+"""Load and validate the glossary (concepts and GPU spec sheets) and build its graph.
+
+Every defect is reported as a `Problem` naming the file and line; nothing here raises on bad data.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+from pydantic import BaseModel, ValidationError
+
+from xlate.model import (
+    REVERSE_LABEL,
+    SYMMETRIC_EDGES,
+    Backend,
+    Category,
+    Concept,
+    EdgeType,
+    GpuSpec,
+)
+from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+# Folders under glossary/ that hold something other than concepts.
+NON_CONCEPT_DIRS = {"gpus", "api", "fixtures"}
+SOURCES_FILE = "sources.yaml"
+
+
+def default_root() -> Path:
+    """The glossary folder: $XLATE_GLOSSARY, else the one beside the source tree."""
+    env = os.environ.get("XLATE_GLOSSARY")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "glossary"
+
+
+def concept_files(root: Path) -> list[Path]:
+    files = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        if sub.name in NON_CONCEPT_DIRS or sub.name.startswith("."):
+            continue
+        files.extend(sorted(sub.glob("*.yaml")))
+    return files
+
+
+def gpu_files(root: Path) -> list[Path]:
+    gpus = root / "gpus"
+    return sorted(gpus.glob("*.yaml")) if gpus.is_dir() else []
+
+
+@dataclass
+class Glossary:
+    root: Path
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    gpus: dict[str, GpuSpec] = field(default_factory=dict)
+    sources: dict[str, LoadedYaml] = field(default_factory=dict)  # id -> where it was read
+    problems: list[Problem] = field(default_factory=list)
+
+    def where(self, item_id: str, *loc: str | int) -> tuple[str, int]:
+        loaded = self.sources.get(item_id)
+        if loaded is None:
+            return (str(self.root), 1)
+        return (self._display(loaded.path), loaded.line_of(tuple(loc)))
+
+    def _display(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root.parent))
+        except ValueError:
+            return str(path)
+
+    def problem(self, item_id: str, loc: tuple[str | int, ...], message: str) -> None:
+        path, line = self.where(item_id, *loc)
+        self.problems.append(Problem(path, line, message))
+
+    # --- graph -------------------------------------------------------------------------------
+
+    def graph(self) -> nx.MultiDiGraph:
+        """Concepts as nodes, declared relations as typed edges (symmetric ones both ways)."""
+        import networkx as nx
+
+        g = nx.MultiDiGraph()
+        for cid, concept in self.concepts.items():
+            g.add_node(cid, title=concept.title, category=concept.category.value)
+        for cid, concept in self.concepts.items():
+            for edge in concept.relations:
+                if edge.target in self.concepts:
+                    g.add_edge(cid, edge.target, key=edge.type.value, type=edge.type.value)
+        return g
+
+
+def _validate(model: type[BaseModel], loaded: LoadedYaml, display: str) -> tuple[Any, list[Problem]]:
+    if not isinstance(loaded.data, dict):
+        return None, [Problem(display, 1, "expected a mapping at the top level")]
+    try:
+        return model.model_validate(loaded.data), []
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            where = ".".join(str(p) for p in loc) or "(top level)"
+            message = err["msg"].removeprefix("Value error, ")
+            problems.append(Problem(display, loaded.line_of(loc), f"{where}: {message}"))
+        return None, problems
+
+
+def _official_hosts(root: Path, glossary: Glossary) -> set[str] | None:
+    path = root / SOURCES_FILE
+    if not path.exists():
+        return None
+    try:
+        loaded = load_yaml(path, glossary._display(path))
+    except YamlError as exc:
+        glossary.problems.append(exc.problem)
+        return None
+    hosts = loaded.data.get("official_hosts") if isinstance(loaded.data, dict) else None
+    if not isinstance(hosts, list):
+        glossary.problems.append(Problem(glossary._display(path), 1, "expected a list 'official_hosts'"))
+        return None
+    return {str(h).lower() for h in hosts}
+
+
+def _host_allowed(url: str, hosts: set[str]) -> bool:
+    parsed = urlparse(url)
+    host = parsed.netloc.lower()
+    # Entries may name a host ("docs.nvidia.com") or a host with a path prefix ("github.com/ROCm").
+    for entry in hosts:
+        if "/" in entry:
+            entry_host, _, prefix = entry.partition("/")
+            if host == entry_host and parsed.path.lower().startswith("/" + prefix.lower()):
+                return True
+        elif host == entry or host.endswith("." + entry):
+            return True
+    return False
+
+
+def load(root: Path | None = None) -> Glossary:
+    """Read, validate and cross-check everything under `root`."""
+    root = root or default_root()
+    glossary = Glossary(root=root)
+    if not root.is_dir():
+        glossary.problems.append(Problem(str(root), 1, "glossary folder not found"))
+        return glossary
+
+    for path in concept_files(root):
+        _load_one(glossary, path, Concept, glossary.concepts, folder_is_category=True)
+    for path in gpu_files(root):
+        _load_one(glossary, path, GpuSpec, glossary.gpus, folder_is_category=False)
+
+    _check_unique_names(glossary)
+    _check_symbols(glossary)
+    _check_edges(glossary)
+    hosts = _official_hosts(root, glossary)
+    if hosts is not None:
+        _check_hosts(glossary, hosts)
+    return glossary
+
+
+def _load_one(glossary: Glossary, path: Path, model: type[BaseModel], into: dict, folder_is_category: bool) -> None:
+    display = glossary._display(path)
+    try:
+        loaded = load_yaml(path, display)
+    except YamlError as exc:
+        glossary.problems.append(exc.problem)
+        return
+    item, problems = _validate(model, loaded, display)
+    glossary.problems.extend(problems)
+    if item is None:
+        return
+    if item.id != path.stem:
+        glossary.problems.append(Problem(display, loaded.line_of(("id",)), f"id {item.id!r} must match the file name {path.stem!r}"))
+    if folder_is_category and item.category.value != path.parent.name:
+        glossary.problems.append(
+            Problem(display, loaded.line_of(("category",)), f"category {item.category.value!r} but the file is in {path.parent.name}/")
+        )
+    if item.id in into:
+        first = glossary.where(item.id)
+        glossary.problems.append(Problem(display, loaded.line_of(("id",)), f"duplicate id {item.id!r} (first in {first[0]}:{first[1]})"))
+        return
+    into[item.id] = item
+    glossary.sources[item.id] = loaded
+
+
+def _check_unique_names(glossary: Glossary) -> None:
+    """Ids, titles and aliases must each lead to one concept, or lookups become ambiguous."""
+    owner: dict[str, str] = {}
+    for cid, concept in glossary.concepts.items():
+        labels: list[tuple[str, tuple]] = [(cid, ("id",)), (concept.title, ("title",))]
+        labels += [(a, ("aliases", i)) for i, a in enumerate(concept.aliases)]
+        labels += [(a, ("abbreviations", i)) for i, a in enumerate(concept.abbreviations)]
+        mine: set[str] = set()
+        for label, loc in labels:
+            key = label.casefold()
+            if key in mine:
+                continue
+            mine.add(key)
+            if key in owner and owner[key] != cid:
+                glossary.problem(cid, loc, f"{label!r} already names concept {owner[key]!r}")
+            owner.setdefault(key, cid)
+
+
+def _check_symbols(glossary: Glossary) -> None:
+    """A code spelling must map to one concept per backend."""
+    seen: dict[tuple[Backend, str], str] = {}
+    for cid, concept in glossary.concepts.items():
+        for backend, term in concept.terms.items():
+            for i, symbol in enumerate(term.symbols):
+                key = (backend, symbol)
+                if key in seen and seen[key] != cid:
+                    glossary.problem(
+                        cid, ("terms", backend.value, "symbols", i),
+                        f"{backend.value} symbol {symbol!r} already belongs to concept {seen[key]!r}",
+                    )
+                seen.setdefault(key, cid)
+
+
+def _check_edges(glossary: Glossary) -> None:
+    declared: dict[tuple[str, str], set[EdgeType]] = defaultdict(set)
+    for cid, concept in glossary.concepts.items():
+        for edge in concept.relations:
+            declared[(cid, edge.target)].add(edge.type)
+    for cid, concept in glossary.concepts.items():
+        for i, edge in enumerate(concept.relations):
+            loc = ("relations", i, "target")
+            if edge.target == cid:
+                glossary.problem(cid, loc, f"{edge.type.value} edge points at the concept itself")
+            elif edge.target not in glossary.concepts:
+                glossary.problem(cid, loc, f"{edge.type.value} edge to unknown concept {edge.target!r}")
+            elif edge.type in SYMMETRIC_EDGES and edge.type not in declared[(edge.target, cid)]:
+                glossary.problem(
+                    cid, loc,
+                    f"one-sided {edge.type.value} edge: {edge.target!r} does not list {cid!r} back "
+                    f"(run `xlate glossary fix-edges`)",
+                )
+            elif edge.type not in SYMMETRIC_EDGES and edge.type in declared[(edge.target, cid)]:
+                glossary.problem(
+                    cid, loc,
+                    f"{edge.type.value} edge declared both ways with {edge.target!r}; write it once "
+                    f"(the reverse reads '{REVERSE_LABEL[edge.type]}')",
+                )
+
+
+def _check_hosts(glossary: Glossary, hosts: set[str]) -> None:
+    for cid, concept in glossary.concepts.items():
+        for backend, term in concept.terms.items():
+            for i, url in enumerate(term.docs):
+                if not _host_allowed(url, hosts):
+                    glossary.problem(
+                        cid, ("terms", backend.value, "docs", i),
+                        f"{url} is not on an official documentation host (glossary/{SOURCES_FILE})",
+                    )
+    for gid, gpu in glossary.gpus.items():
+        for name, value in gpu:
+            source = getattr(value, "source", None)
+            if source and not _host_allowed(source, hosts):
+                glossary.problem(gid, (name, "source"), f"{source} is not on an official host (glossary/{SOURCES_FILE})")
+
+
+def categories_in_use(glossary: Glossary) -> dict[Category, int]:
+    counts: dict[Category, int] = {c: 0 for c in Category}
+    for concept in glossary.concepts.values():
+        counts[concept.category] += 1
+    return counts
+
+
+def iter_doc_urls(glossary: Glossary) -> Iterable[str]:
+    for concept in glossary.concepts.values():
+        for _, term in concept.terms.items():
+            yield from term.docs

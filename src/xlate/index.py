@@ -1,0 +1,254 @@
+"""The compact lookup index: a JSON digest of the glossary, cached by content hash.
+
+This module is on the editor's hot path. It imports neither pydantic, networkx nor the YAML
+validation unless the cache is stale; `rapidfuzz` is imported only when exact matching fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+INDEX_VERSION = 3
+BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
+
+# Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
+# spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
+SCORE_SYMBOL = 100.0
+SCORE_NAME = 95.0
+SCORE_LOOSE = 90.0
+FUZZY_CEILING = 88.0
+FUZZY_FLOOR = 70.0
+MAX_QUERY = 200
+
+
+def glossary_root() -> Path:
+    env = os.environ.get("XLATE_GLOSSARY")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "glossary"
+
+
+def _kernels_root(root: Path) -> Path:
+    return root.parent / "kernels" / "examples"
+
+
+def _input_files(root: Path) -> list[Path]:
+    files = sorted(p for p in root.rglob("*.yaml") if "fixtures" not in p.parts)
+    kernels = _kernels_root(root)
+    if kernels.is_dir():
+        files += sorted(kernels.glob("*/example.yaml"))
+    return files
+
+
+def content_hash(root: Path) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(str(INDEX_VERSION).encode())
+    for path in _input_files(root):
+        digest.update(str(path.relative_to(root.parent)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "xlate"
+
+
+def loose(text: str) -> str:
+    """Spelling-insensitive form: case, underscores, punctuation and call parens ignored."""
+    return re.sub(r"[\s_\-:.()<>\[\]*&,/]+", "", text.casefold())
+
+
+@dataclass
+class Match:
+    concept: str
+    score: float
+    matched: str
+    kind: str  # symbol, name, alias, title, id, fuzzy
+    backend: str | None
+
+
+class IndexError_(Exception):
+    """The glossary has defects, so no index could be built."""
+
+
+def build(root: Path) -> dict[str, Any]:
+    """Digest the validated glossary into plain JSON data."""
+    from xlate import glossary as gl
+    from xlate.model import REVERSE_LABEL
+
+    g = gl.load(root)
+    if g.problems:
+        shown = "\n".join(str(p) for p in g.problems[:10])
+        more = f"\n... and {len(g.problems) - 10} more" if len(g.problems) > 10 else ""
+        raise IndexError_(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}{more}")
+
+    concepts: dict[str, Any] = {}
+    labels: list[list[Any]] = []
+    related: dict[str, list[list[str]]] = {cid: [] for cid in g.concepts}
+    for cid, c in g.concepts.items():
+        for edge in c.relations:
+            related[cid].append([edge.type.value, edge.target])
+            if edge.type.value not in ("see-also", "contrasts-with"):
+                related[edge.target].append([REVERSE_LABEL[edge.type], cid])
+    for cid, c in g.concepts.items():
+        terms = {}
+        for backend, term in c.terms.items():
+            terms[backend.value] = {
+                "names": term.names,
+                "symbols": term.symbols,
+                "relation": term.relation.value,
+                "caveat": term.caveat,
+                "since": term.since,
+                "docs": term.docs,
+            }
+            for s in term.symbols:
+                labels.append([s, cid, "symbol", backend.value])
+            for n in term.names:
+                labels.append([n, cid, "name", backend.value])
+        labels.append([cid, cid, "id", None])
+        labels.append([c.title, cid, "title", None])
+        for a in c.aliases + c.abbreviations:
+            labels.append([a, cid, "alias", None])
+        concepts[cid] = {
+            "title": c.title,
+            "category": c.category.value,
+            "summary": " ".join(c.summary.split()),
+            "terms": terms,
+            "related": related[cid],
+        }
+    examples = _examples(root)
+    for cid, links in examples.items():
+        if cid in concepts:
+            concepts[cid]["examples"] = links
+    gpus = {gid: {"name": s.name, "vendor": s.vendor.value, "aliases": s.aliases} for gid, s in g.gpus.items()}
+    return {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "gpus": gpus}
+
+
+def _examples(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """Back-links from kernel examples to the concepts they demonstrate (example.yaml is the source)."""
+    import yaml
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    kernels = _kernels_root(root)
+    if not kernels.is_dir():
+        return out
+    for path in sorted(kernels.glob("*/example.yaml")):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (yaml.YAMLError, OSError, UnicodeDecodeError):
+            continue  # `xlate glossary check` reports broken examples; lookups keep working
+        for link in data.get("concepts", []) or []:
+            if isinstance(link, dict) and isinstance(link.get("concept"), str):
+                symbols = {k: v for k, v in (link.get("symbols") or {}).items() if isinstance(v, str)}
+                out.setdefault(link["concept"], []).append({"example": path.parent.name, "symbols": symbols})
+    return out
+
+
+def load_index(root: Path | None = None) -> dict[str, Any]:
+    """The index for the glossary's current content, rebuilt and cached when the content changes."""
+    root = root or glossary_root()
+    if not root.is_dir():
+        raise IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
+    key = content_hash(root)
+    path = cache_dir() / f"index-{key}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") == INDEX_VERSION:
+            return data
+    except (OSError, ValueError):
+        pass
+    data = build(root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache only costs speed
+    return data
+
+
+def clean_query(query: str) -> str:
+    """Drop control characters, fold Unicode, collapse spaces, cap the length."""
+    text = unicodedata.normalize("NFKC", query)
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    return " ".join(text.split())[:MAX_QUERY]
+
+
+def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
+    """Rank concepts for `query`: exact symbol > exact name/alias > loose spelling > fuzzy."""
+    q = clean_query(query)
+    if not q:
+        return []
+    best: dict[str, Match] = {}
+
+    def offer(m: Match) -> None:
+        if m.concept not in best or m.score > best[m.concept].score:
+            best[m.concept] = m
+
+    folded, q_loose = q.casefold(), loose(q)
+    labels = index["labels"]
+    for label, cid, kind, label_backend in labels:
+        if backend and label_backend and label_backend != backend:
+            continue
+        if label == q and kind == "symbol":
+            offer(Match(cid, SCORE_SYMBOL, label, kind, label_backend))
+        elif label.casefold() == folded:
+            score = SCORE_SYMBOL - 1 if kind == "symbol" else SCORE_NAME
+            offer(Match(cid, score, label, kind, label_backend))
+        elif q_loose and loose(label) == q_loose:
+            offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
+    if not best:
+        for m in fuzzy(index, q, backend, limit * 4):
+            offer(m)
+    ranked = sorted(best.values(), key=lambda m: (-m.score, m.concept))
+    return ranked[:limit]
+
+
+def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, floor: float = FUZZY_FLOOR) -> list[Match]:
+    from rapidfuzz import fuzz, process, utils
+
+    entries = [e for e in index["labels"] if not (backend and e[3] and e[3] != backend)]
+    choices = [loose(e[0]) for e in entries]
+    q = loose(query)
+    if not q:
+        return []
+    found = process.extract(q, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit, score_cutoff=floor)
+    out = []
+    for _, score, i in found:
+        label, cid, kind, label_backend = entries[i]
+        out.append(Match(cid, round(min(score, 100.0) * FUZZY_CEILING / 100.0, 1), label, "fuzzy", label_backend))
+    return out
+
+
+def suggestions(index: dict[str, Any], query: str, limit: int = 5) -> list[str]:
+    """Nearest labels for a query that matched nothing, however far."""
+    ms = fuzzy(index, clean_query(query), None, limit * 3, floor=30.0)
+    seen: list[str] = []
+    for m in ms:
+        if m.matched not in seen:
+            seen.append(m.matched)
+    return seen[:limit]
+
+
+def match_json(index: dict[str, Any], m: Match) -> dict[str, Any]:
+    concept = index["concepts"][m.concept]
+    terms = {b: t["names"] + [s for s in t["symbols"] if s not in t["names"]] for b, t in concept["terms"].items()}
+    return {
+        "concept": m.concept,
+        "title": concept["title"],
+        "score": m.score,
+        "matched": m.matched,
+        "matched_kind": m.kind,
+        "matched_backend": m.backend,
+        "terms": terms,
+    }
