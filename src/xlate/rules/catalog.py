@@ -1,0 +1,1 @@
+"""Imports every rule module so that its rules register themselves."""
