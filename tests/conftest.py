@@ -1,0 +1,80 @@
+"""Shared fixtures: a tiny valid glossary that tests copy and break one way at a time."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from xlate import schema
+
+REPO = Path(__file__).resolve().parents[1]
+GLOSSARY = REPO / "glossary"
+
+HEADER = schema.SCHEMA_COMMENT + "\n"
+
+GOOD_CONCEPTS = {
+    "execution-model/warp.yaml": """\
+id: warp
+title: Warp
+category: execution-model
+aliases: [wavefront]
+summary: >-
+  The group of threads that execute one instruction together. NVIDIA uses 32 lanes; AMD CDNA uses 64.
+terms:
+  cuda: {names: [warp], symbols: [warpSize], relation: same, docs: [https://docs.nvidia.com/cuda/index.html]}
+  hip:
+    names: [wavefront]
+    symbols: [warpSize]
+    relation: approximate
+    caveat: 64 lanes on CDNA.
+    docs: [https://rocm.docs.amd.com/projects/HIP/en/latest/index.html]
+  metal: {names: [SIMD-group], relation: renamed, docs: [https://developer.apple.com/metal/]}
+relations:
+  - {type: part-of, target: thread-block}
+  - {type: see-also, target: thread-block}
+""",
+    "execution-model/thread-block.yaml": """\
+id: thread-block
+title: Thread block
+category: execution-model
+aliases: [work-group, threadgroup]
+summary: >-
+  A group of threads that share fast on-chip memory and can synchronize. It runs on one SM or CU.
+terms:
+  cuda: {names: [thread block], symbols: [blockDim], relation: same, docs: [https://docs.nvidia.com/cuda/index.html]}
+  hip: {names: [work-group], symbols: [blockDim], relation: same, docs: [https://rocm.docs.amd.com/projects/HIP/en/latest/index.html]}
+  metal:
+    names: [threadgroup]
+    symbols: [threads_per_threadgroup]
+    relation: renamed
+    docs: [https://developer.apple.com/metal/]
+relations:
+  - {type: see-also, target: warp}
+""",
+}
+
+
+def write_glossary(root: Path, files: dict[str, str] | None = None) -> Path:
+    """Write a small valid glossary (plus overrides) under root/glossary and return that folder."""
+    g = root / "glossary"
+    g.mkdir(parents=True, exist_ok=True)
+    shutil.copy(GLOSSARY / "sources.yaml", g / "sources.yaml")
+    schema.write(g)
+    for rel, text in {**GOOD_CONCEPTS, **(files or {})}.items():
+        path = g / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text if text.startswith("#") else HEADER + text, encoding="utf-8")
+    return g
+
+
+@pytest.fixture
+def tiny_glossary(tmp_path: Path) -> Path:
+    return write_glossary(tmp_path)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the lookup index cache out of the user's home during tests."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))

@@ -1,0 +1,151 @@
+"""`xlate lookup`: the same idea asked in any vendor's vocabulary lands on the same concept."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import GLOSSARY
+from xlate import index as ix
+from xlate.cli import app
+
+# (query, expected concept): every vendor's word for the same idea, plus typos.
+CROSS_VOCABULARY = [
+    ("SM", "streaming-multiprocessor"),
+    ("CU", "streaming-multiprocessor"),
+    ("compute unit", "streaming-multiprocessor"),
+    ("GPU core", "streaming-multiprocessor"),
+    ("LDS", "shared-memory"),
+    ("threadgroup memory", "shared-memory"),
+    ("shared memory", "shared-memory"),
+    ("simd_shuffle_down", "warp-shuffle-down"),
+    ("__shfl_down", "warp-shuffle-down"),
+    ("__shfl_down_sync", "warp-shuffle-down"),
+    ("wavefront", "warp"),
+    ("SIMD-group", "warp"),
+    ("warp", "warp"),
+    ("__syncthreads", "block-barrier"),
+    ("__syncthread", "block-barrier"),
+    ("syncthreads", "block-barrier"),
+    ("wavefrnt", "warp"),
+    ("threadgroup", "thread-block"),
+    ("work-group", "thread-block"),
+    ("hipMalloc", "device-malloc"),
+    ("cudaMalloc", "device-malloc"),
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> dict:
+    return ix.load_index(GLOSSARY)
+
+
+@pytest.mark.parametrize(("query", "concept"), CROSS_VOCABULARY)
+def test_every_vocabulary_lands_on_the_same_concept(index: dict, query: str, concept: str) -> None:
+    matches = ix.search(index, query)
+    assert matches, f"no match for {query!r}"
+    assert matches[0].concept == concept, [(m.concept, m.score, m.matched) for m in matches]
+
+
+def test_ranking_exact_symbol_beats_name_beats_fuzzy(index: dict) -> None:
+    exact_symbol = ix.search(index, "__shfl_down_sync")[0]
+    assert exact_symbol.score == ix.SCORE_SYMBOL and exact_symbol.kind == "symbol"
+    by_name = ix.search(index, "wavefront")[0]
+    assert by_name.score == ix.SCORE_NAME
+    typo = ix.search(index, "wavefrnt")[0]
+    assert typo.kind == "fuzzy" and typo.score < ix.SCORE_LOOSE
+
+
+def test_backend_filter_restricts_matches(index: dict) -> None:
+    only_metal = ix.search(index, "simd_shuffle_down", backend="metal")
+    assert only_metal and only_metal[0].backend == "metal"
+    assert not ix.search(index, "simd_shuffle_down", backend="hip") or ix.search(index, "simd_shuffle_down", backend="hip")[0].kind == "fuzzy"
+
+
+def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "xlate", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def test_json_shape_from_a_subprocess() -> None:
+    proc = run_cli("lookup", "LDS", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["query"] == "LDS"
+    first = data["matches"][0]
+    assert first["concept"] == "shared-memory"
+    assert set(first) >= {"concept", "score", "matched", "terms"}
+    assert {"cuda", "hip", "metal"} <= set(first["terms"])
+    assert all(isinstance(v, list) for v in first["terms"].values())
+
+
+def test_text_card_shows_summary_terms_related_and_docs() -> None:
+    proc = run_cli("lookup", "__shfl_down")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for needle in ("warp-shuffle-down", "CUDA", "HIP/ROCm", "Metal", "simd_shuffle_down", "docs:", "https://"):
+        assert needle in out, needle
+
+
+@pytest.mark.parametrize(
+    ("query", "code", "needle"),
+    [
+        ("zzzqqqxxyy", 1, "no concept matches"),
+        ("", 2, "empty query"),
+        ("   ", 2, "empty query"),
+        ("\x07\x1b\x08", 2, "empty query"),
+        ("x" * 5000, 1, "no concept matches"),
+    ],
+    ids=["unknown", "empty", "blank", "control-chars", "very-long"],
+)
+def test_bad_queries_get_a_clear_answer(query: str, code: int, needle: str) -> None:
+    proc = run_cli("lookup", query)
+    assert proc.returncode == code
+    assert needle in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_no_match_suggests_nearest_terms_in_json() -> None:
+    proc = run_cli("lookup", "shuffel dwn xyz", "--format", "json")
+    data = json.loads(proc.stdout)
+    if data["matches"]:
+        pytest.skip("query matched fuzzily; the no-match path is covered by the text test")
+    assert proc.returncode == 1 and data["suggestions"]
+
+
+def test_control_characters_are_stripped_before_matching(index: dict) -> None:
+    assert ix.search(index, "wave\x07front")[0].concept == "warp" or ix.search(index, "wave front")
+
+
+def test_unknown_backend_and_format_are_usage_errors() -> None:
+    assert run_cli("lookup", "warp", "--backend", "cobol").returncode == 2
+    assert run_cli("lookup", "warp", "--format", "xml").returncode == 2
+
+
+def test_typer_command_matches_fast_path() -> None:
+    result = CliRunner().invoke(app, ["lookup", "LDS", "--format", "json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["matches"][0]["concept"] == "shared-memory"
+
+
+def test_index_is_rebuilt_when_content_changes(tmp_path: Path, tiny_glossary: Path) -> None:
+    first = ix.content_hash(tiny_glossary)
+    idx = ix.load_index(tiny_glossary)
+    assert "warp" in idx["concepts"]
+    path = tiny_glossary / "execution-model" / "warp.yaml"
+    path.write_text(path.read_text().replace("aliases: [wavefront]", "aliases: [wavefront, wave64]"))
+    assert ix.content_hash(tiny_glossary) != first
+    assert ix.search(ix.load_index(tiny_glossary), "wave64")[0].concept == "warp"
+
+
+def test_broken_glossary_gives_a_clear_lookup_error(tmp_path: Path, tiny_glossary: Path) -> None:
+    (tiny_glossary / "execution-model" / "warp.yaml").write_text("id: [unclosed\n")
+    proc = run_cli("lookup", "warp", env={"XLATE_GLOSSARY": str(tiny_glossary)})
+    assert proc.returncode == 2
+    assert "glossary check" in proc.stderr and "Traceback" not in proc.stderr
