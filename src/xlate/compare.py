@@ -1,0 +1,373 @@
+"""`xlate compare`: GPU spec sheets side by side, with the figures derived from them.
+
+Every published figure comes from `glossary/gpus/*.yaml` with its source; this module only reads
+those sheets and does arithmetic on them. The derived figures are bounds, not predictions:
+
+- ridge point: dense peak FLOP/s divided by memory bandwidth (FLOP per byte). A kernel whose
+  arithmetic intensity is below it cannot reach peak compute on that part;
+- decode bound: at batch 1 every generated token streams all weights from memory once, so
+  tokens/s cannot exceed bandwidth / bytes of weights (KV cache, activations and overheads only
+  lower it);
+- GPUs to hold the weights: ceil(bytes of weights / memory per GPU), weights only, so a lower bound.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from xlate.model import Figure, GpuSpec
+from xlate.yamlio import Problem
+
+EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE = 0, 1, 2
+
+# Precision -> (spec-sheet field with its dense peak, bytes per weight at that precision).
+PRECISIONS: dict[str, tuple[str, float]] = {
+    "bf16": ("bf16_dense_tflops", 2.0),
+    "fp16": ("fp16_dense_tflops", 2.0),
+    "fp8": ("fp8_dense_tflops", 1.0),
+}
+
+# Published figures in display order: (field, label, unit shown after the value).
+FIGURE_ROWS: list[tuple[str, str, str]] = [
+    ("compute_units", "compute units", ""),
+    ("wave_size", "wave / warp size", "lanes"),
+    ("memory_gb", "memory", "GB"),
+    ("memory_bandwidth_tbs", "memory bandwidth", "TB/s"),
+    ("bf16_dense_tflops", "BF16 dense", "TFLOP/s"),
+    ("fp16_dense_tflops", "FP16 dense", "TFLOP/s"),
+    ("fp8_dense_tflops", "FP8 dense", "TFLOP/s"),
+    ("shared_memory_per_cu_kb", "shared memory / LDS per SM/CU", "KiB"),
+    ("l2_cache_mb", "L2 cache", "MB"),
+    ("last_level_cache_mb", "last-level cache (Infinity Cache / SLC)", "MB"),
+    ("power_w", "power", "W"),
+]
+
+ASSUMPTIONS = [
+    "TFLOP/s are dense (no structured sparsity) vendor peaks; sustained rates are lower.",
+    "Ridge point = dense peak FLOP/s / memory bandwidth, in FLOP per byte of DRAM traffic.",
+    "Decode bound = memory bandwidth / bytes of weights: batch 1, every weight read once per token; "
+    "an upper bound, not a prediction (KV cache, activations and kernel overheads only lower it).",
+    "GPUs to hold the weights counts weights only (no KV cache, activations or runtime reserve), "
+    "so real deployments need at least that many.",
+    "Across-GPU decode bound assumes the weights split evenly over that many GPUs and their bandwidth adds up "
+    "(ideal tensor parallelism, no communication cost).",
+]
+
+
+class CompareError(Exception):
+    """A user-facing error: unknown GPU, bad --params, bad precision."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def load_gpus(root: Path) -> tuple[dict[str, GpuSpec], list[Problem]]:
+    """Read every spec sheet under root/gpus; a broken sheet is reported, the others still load."""
+    from pydantic import ValidationError
+
+    from xlate.glossary import gpu_files
+    from xlate.yamlio import YamlError, load_yaml
+
+    specs: dict[str, GpuSpec] = {}
+    problems: list[Problem] = []
+    for path in gpu_files(root):
+        shown = f"{root.name}/gpus/{path.name}"
+        try:
+            loaded = load_yaml(path, shown)
+            spec = GpuSpec.model_validate(loaded.data)
+        except YamlError as exc:
+            problems.append(exc.problem)
+            continue
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+            problems.append(Problem(shown, loaded.line_of(tuple(first["loc"])), f"{where}: {first['msg']}"))
+            continue
+        specs[spec.id] = spec
+    return specs, problems
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s_\-]+", "", text.casefold())
+
+
+def name_table(specs: dict[str, GpuSpec]) -> dict[str, str]:
+    """Every spelling that names a GPU (id, name, aliases; case, spaces, dashes ignored) -> id."""
+    table: dict[str, str] = {}
+    for gid, spec in specs.items():
+        for label in [gid, spec.name, *spec.aliases]:
+            table.setdefault(_key(label), gid)
+    return table
+
+
+def suggest(query: str, specs: dict[str, GpuSpec], limit: int = 4) -> list[str]:
+    from rapidfuzz import fuzz, process
+
+    ids = list(specs)
+    choices = {gid: " ".join([gid, specs[gid].name, *specs[gid].aliases]) for gid in ids}
+    found = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=40)
+    return [gid for _, _, gid in found]
+
+
+def resolve(queries: list[str], specs: dict[str, GpuSpec]) -> list[GpuSpec]:
+    table = name_table(specs)
+    out: list[GpuSpec] = []
+    for q in queries:
+        gid = table.get(_key(q))
+        if gid is None:
+            near = suggest(q, specs)
+            hint = f"; did you mean: {', '.join(near)}" if near else ""
+            known = ", ".join(sorted(specs))
+            raise CompareError(f"unknown GPU {q!r}{hint}\nknown GPUs: {known}", EXIT_UNKNOWN)
+        if specs[gid] not in out:
+            out.append(specs[gid])
+    return out
+
+
+# --- arithmetic ----------------------------------------------------------------------------------
+
+_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+
+def parse_params(text: str) -> float:
+    """'405B', '70b', '8e9', '1.5T', '7000000000' -> parameter count."""
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    m = re.fullmatch(r"(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*([kKmMbBgGtT]?)", cleaned)
+    if not m:
+        raise CompareError(f"cannot read --params {text!r}; write a count such as 405B, 70b, 8e9 or 1.5T")
+    value = float(m.group(1)) * _SUFFIX[m.group(2).lower()]
+    if not math.isfinite(value) or value <= 0:
+        raise CompareError(f"--params must be a positive count, got {text!r}")
+    return value
+
+
+@dataclass
+class Derived:
+    ridge: dict[str, float | None]  # precision -> FLOP per byte
+    weights_gb: float | None = None
+    gpus_to_hold: int | None = None
+    decode_bound_one_gpu: float | None = None  # tokens/s, bandwidth of one GPU / bytes of weights
+    decode_bound_across: float | None = None  # tokens/s over the GPUs that hold the weights
+    fits_on_one: bool | None = None
+
+
+def ridge_point(tflops: float | None, tbs: float | None) -> float | None:
+    """Dense FLOP/s over bytes/s: TFLOP/s / TB/s is FLOP per byte (both scale by 1e12)."""
+    if tflops is None or tbs is None or tbs <= 0:
+        return None
+    return tflops / tbs
+
+
+def weight_bytes(params: float, precision: str) -> float:
+    return params * PRECISIONS[precision][1]
+
+
+def decode_bound(tbs: float | None, params: float, precision: str) -> float | None:
+    """Upper bound on batch-1 decode tokens/s: bandwidth / bytes of weights."""
+    if tbs is None or tbs <= 0:
+        return None
+    return tbs * 1e12 / weight_bytes(params, precision)
+
+
+def gpus_to_hold(memory_gb: float | None, params: float, precision: str) -> int | None:
+    if memory_gb is None or memory_gb <= 0:
+        return None
+    return max(1, math.ceil(weight_bytes(params, precision) / (memory_gb * 1e9) - 1e-12))
+
+
+def derive(spec: GpuSpec, params: float | None, precision: str) -> Derived:
+    tbs = spec.memory_bandwidth_tbs.value
+    ridge = {p: ridge_point(getattr(spec, f).value, tbs) for p, (f, _) in PRECISIONS.items()}
+    d = Derived(ridge=ridge)
+    if params is None:
+        return d
+    d.weights_gb = weight_bytes(params, precision) / 1e9
+    d.gpus_to_hold = gpus_to_hold(spec.memory_gb.value, params, precision)
+    d.decode_bound_one_gpu = decode_bound(tbs, params, precision)
+    if d.gpus_to_hold is not None:
+        d.fits_on_one = d.gpus_to_hold == 1
+        if d.decode_bound_one_gpu is not None:
+            d.decode_bound_across = d.decode_bound_one_gpu * d.gpus_to_hold
+    return d
+
+
+# --- sources -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sources:
+    """Numbered source URLs and notes, in order of first use."""
+
+    urls: list[str] = field(default_factory=list)
+    notes: list[tuple[str, str, str]] = field(default_factory=list)  # (gpu name, label, note)
+
+    def ref(self, url: str | None) -> int | None:
+        if not url:
+            return None
+        if url not in self.urls:
+            self.urls.append(url)
+        return self.urls.index(url) + 1
+
+
+def _fmt(x: float | None) -> str:
+    """Thousands separators for big numbers, three significant figures for small ones (3.35, 0.546)."""
+    if x is None:
+        return "n/a"
+    if float(x).is_integer() or abs(x) >= 100:
+        return f"{x:,.0f}" if abs(x) >= 1000 or float(x).is_integer() else f"{x:,.1f}".rstrip("0").rstrip(".")
+    return f"{x:.3g}"
+
+
+def _bullet(text: str, width: int) -> str:
+    import textwrap
+
+    return textwrap.fill(" ".join(text.split()), width=width, initial_indent="  - ", subsequent_indent="    ")
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> dict[str, Any]:
+    gpus = []
+    urls: list[str] = []
+    for spec in specs:
+        figures = {}
+        for name, _, unit in FIGURE_ROWS:
+            fig: Figure = getattr(spec, name)
+            figures[name] = {"value": fig.value, "unit": unit or None, "source": fig.source, "note": fig.note}
+            if fig.source and fig.source not in urls:
+                urls.append(fig.source)
+        d = derive(spec, params, precision)
+        derived: dict[str, Any] = {"ridge_flop_per_byte": d.ridge}
+        if params is not None:
+            derived.update(
+                {
+                    "weights_gb": d.weights_gb,
+                    "gpus_to_hold_weights": d.gpus_to_hold,
+                    "decode_tokens_per_s_bound_one_gpu": d.decode_bound_one_gpu,
+                    "decode_tokens_per_s_bound_across_gpus": d.decode_bound_across,
+                }
+            )
+        gpus.append(
+            {
+                "id": spec.id,
+                "name": spec.name,
+                "vendor": spec.vendor.value,
+                "architecture": spec.architecture,
+                "compute_unit_name": spec.compute_unit_name,
+                "figures": figures,
+                "derived": derived,
+                "notes": spec.notes,
+            }
+        )
+    return {"params": params, "precision": precision, "gpus": gpus, "assumptions": ASSUMPTIONS, "sources": urls}
+
+
+def render_text(specs: list[GpuSpec], params: float | None, precision: str, out: TextIO) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, width=None if out.isatty() else max(100, 26 + 24 * len(specs)), highlight=False, markup=False)
+    wrap = max(60, console.width - 2)
+    src = Sources()
+    table = Table(title="GPU comparison (published figures with sources; derived bounds below the line)", title_justify="left")
+    table.add_column("figure", style="bold", no_wrap=True)
+    for spec in specs:
+        table.add_column(f"{spec.name}\n{spec.architecture}", justify="right")
+
+    for name, label, unit in FIGURE_ROWS:
+        cells = []
+        for spec in specs:
+            fig: Figure = getattr(spec, name)
+            n = src.ref(fig.source)
+            mark = f" [{n}]" if n else ""
+            if fig.note:
+                src.notes.append((spec.name, label, fig.note))
+                mark += " *"
+            text = _fmt(fig.value) if fig.value is not None else "n/a"
+            if name == "compute_units" and fig.value is not None:
+                text += f" {spec.compute_unit_name}"
+            cells.append(text + mark)
+        table.add_row(f"{label}" + (f" ({unit})" if unit else ""), *cells, end_section=name == FIGURE_ROWS[-1][0])
+
+    derived = [derive(s, params, precision) for s in specs]
+    for p in PRECISIONS:
+        table.add_row(f"ridge point {p.upper()} (FLOP/byte)", *[_fmt(d.ridge[p]) for d in derived])
+    if params is not None:
+        wgb = derived[0].weights_gb
+        table.add_row(f"weights at {precision.upper()} (GB)", *[_fmt(wgb)] * len(specs))
+        table.add_row("GPUs to hold the weights", *[_fmt(d.gpus_to_hold) for d in derived])
+        table.add_row(
+            "decode bound, 1 GPU (tokens/s)",
+            *[_fmt(d.decode_bound_one_gpu) + ("" if d.fits_on_one else " (weights do not fit)") for d in derived],
+        )
+        table.add_row("decode bound across those GPUs (tokens/s)", *[_fmt(d.decode_bound_across) for d in derived])
+    console.print(table)
+
+    if params is not None:
+        size = PRECISIONS[precision][1]
+        console.print(f"Model: {params / 1e9:,.4g}B parameters at {precision.upper()} ({size:g} byte{'s' if size != 1 else ''} each).")
+    console.print("\nHow to read the derived rows:")
+    for line in ASSUMPTIONS:
+        console.print(_bullet(line, wrap), soft_wrap=True)
+    console.print("\nSources:")
+    for i, url in enumerate(src.urls, 1):
+        console.print(f"  [{i}] {url}", soft_wrap=True)
+    if src.notes:
+        console.print("\nNotes (* in the table):")
+        for gpu, label, note in src.notes:
+            console.print(_bullet(f"{gpu}, {label}: {note}", wrap), soft_wrap=True)
+    if any(spec.notes for spec in specs):
+        console.print("\nAbout each part:")
+        for spec in specs:
+            if spec.notes:
+                console.print(_bullet(f"{spec.name}: {spec.notes}", wrap), soft_wrap=True)
+
+
+def run(
+    names: list[str],
+    params: str | None = None,
+    precision: str = "bf16",
+    fmt: str = "text",
+    root: Path | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Entry point for the CLI: returns the exit code, prints errors without tracebacks."""
+    from xlate.glossary import default_root
+
+    out = out or sys.stdout
+    err = sys.stderr
+    try:
+        if fmt not in ("text", "json"):
+            raise CompareError(f"unknown format {fmt!r}; choose text or json")
+        precision = precision.lower()
+        if precision not in PRECISIONS:
+            raise CompareError(f"unknown precision {precision!r}; choose {', '.join(PRECISIONS)}")
+        if not names:
+            raise CompareError("name at least one GPU, e.g. `xlate compare mi300x h100`")
+        count = parse_params(params) if params is not None else None
+        specs, problems = load_gpus(root or default_root())
+        for p in problems:
+            print(f"warning: {p} (sheet skipped; run `xlate glossary check`)", file=err)
+        if not specs:
+            raise CompareError("no GPU spec sheets found in the glossary", EXIT_UNKNOWN)
+        chosen = resolve(names, specs)
+    except CompareError as exc:
+        print(f"error: {exc}", file=err)
+        return exc.code
+    if fmt == "json":
+        json.dump(to_json(chosen, count, precision), out, indent=2)
+        out.write("\n")
+    else:
+        render_text(chosen, count, precision, out)
+    return EXIT_OK
