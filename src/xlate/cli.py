@@ -108,6 +108,20 @@ def path(
         typer.echo(f"{a} --{label}--> {b}")
 
 
+@app.command()
+def compare(
+    gpus: list[str] = typer.Argument(..., help="GPU ids or names: h100 mi300x m3-ultra ..."),
+    params: Optional[str] = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9"),
+    precision: str = typer.Option("bf16", "--precision", help="bf16, fp16 or fp8 (weights and peak rate)"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Spec sheets side by side: sourced figures, ridge points, decode bounds and GPUs needed to hold a model."""
+    from xlate.compare import run
+
+    raise typer.Exit(run(gpus, params, precision, fmt, _root(root)))
+
+
 def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main
     app()
 
