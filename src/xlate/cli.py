@@ -20,6 +20,8 @@ app = typer.Typer(
 )
 glossary_app = typer.Typer(help="Validate and maintain the glossary data.", no_args_is_help=True)
 app.add_typer(glossary_app, name="glossary")
+docs_app = typer.Typer(help="Generate the documentation pages and build the site.", no_args_is_help=True)
+app.add_typer(docs_app, name="docs")
 
 GlossaryOption = typer.Option(None, "--glossary", help="glossary folder (default: the project's glossary/)")
 
@@ -120,6 +122,35 @@ def compare(
     from xlate.compare import run
 
     raise typer.Exit(run(gpus, params, precision, fmt, _root(root)))
+
+
+@docs_app.command("generate")
+def docs_generate(root: Optional[Path] = GlossaryOption) -> None:
+    """Write the pages generated from the glossary, rules, kernels and spec sheets into docs/."""
+    from xlate.docsgen.build import DocsError, generate
+
+    try:
+        pages = generate(root)
+    except DocsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"generated {len(pages)} pages")
+
+
+@docs_app.command("build")
+def docs_build(
+    engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
+    site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
+) -> None:
+    """Generate the pages, then build the site (mkdocs --strict, or zensical)."""
+    from xlate.docsgen.build import DocsError, build
+
+    try:
+        pages, seconds = build(site_dir=site_dir, engine=engine)
+    except DocsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"built the site with {engine}: {pages} generated pages in {seconds:.1f} s")
 
 
 def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main

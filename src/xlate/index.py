@@ -125,7 +125,7 @@ def build(root: Path) -> dict[str, Any]:
             "terms": terms,
             "related": related[cid],
         }
-    examples = _examples(root)
+    examples = example_links(root)
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
@@ -133,7 +133,7 @@ def build(root: Path) -> dict[str, Any]:
     return {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "gpus": gpus}
 
 
-def _examples(root: Path) -> dict[str, list[dict[str, Any]]]:
+def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
     """Back-links from kernel examples to the concepts they demonstrate (example.yaml is the source)."""
     import yaml
 

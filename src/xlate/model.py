@@ -21,12 +21,12 @@ NonEmpty = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)
 def check_url(url: str) -> str:
     """Accept only absolute https URLs with a host; documentation links must be real addresses."""
     parsed = urlparse(url)
-    if parsed.scheme != "https" or not parsed.netloc or " " in url:
+    if parsed.scheme != "https" or not parsed.netloc or any(ch in url for ch in ' <>"\'`\\{}|^'):
         raise ValueError(f"not a well-formed https URL: {url!r}")
     return url
 
 
-Url = Annotated[str, StringConstraints(pattern=r"^https://\S+$")]
+Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"'`\\{}|^]+$")]
 
 
 class Strict(BaseModel):

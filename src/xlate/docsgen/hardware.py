@@ -1,0 +1,97 @@
+"""The hardware page: spec sheets side by side, a roofline chart, and the model-serving arithmetic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from xlate.docsgen import svg
+from xlate.docsgen.text import prose, table_cell
+from xlate.glossary import Glossary
+from xlate.model import GpuSpec
+
+VENDOR_COLOURS = {"nvidia": ["#76b900", "#4e7a00", "#a3d94c"], "amd": ["#ed1c24", "#a50f15", "#f4777c", "#7a0a0e"],
+                  "apple": ["#555555", "#999999"]}
+SERVING_PARAMS = 405e9  # a 405-billion-parameter model, the size people ask about
+SERVING_PRECISION = "fp8"
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.{digits}f}"
+
+
+def _order(gpus: dict[str, GpuSpec]) -> list[GpuSpec]:
+    vendor_rank = {"nvidia": 0, "amd": 1, "apple": 2}
+    return sorted(gpus.values(), key=lambda s: (vendor_rank.get(s.vendor.value, 9), s.name))
+
+
+def section(g: Glossary, root: Path) -> dict[str, str]:
+    if not g.gpus:
+        return {}
+    from xlate import compare
+
+    specs = _order(g.gpus)
+    sources: list[str] = []
+
+    def ref(url: str | None) -> str:
+        if not url:
+            return ""
+        if url not in sources:
+            sources.append(url)
+        return f"<sup>[{sources.index(url) + 1}](#src-{sources.index(url) + 1})</sup>"
+
+    head = "| | " + " | ".join(prose(s.name) for s in specs) + " |"
+    lines = ["# Hardware", "",
+             f"{len(specs)} GPUs from the spec sheets in the glossary. Every figure links to its source; a dash means the "
+             "vendor does not publish it (the notes say why). TFLOP/s are dense, without structured sparsity.", "",
+             head, "|---|" + "---|" * len(specs)]
+    lines.append("| architecture | " + " | ".join(prose(s.architecture) for s in specs) + " |")
+    for field_name, label, unit in compare.FIGURE_ROWS:
+        cells = []
+        for s in specs:
+            fig = getattr(s, field_name)
+            value = _fmt(fig.value) if fig.value is not None else "—"
+            if field_name == "compute_units" and fig.value is not None:
+                value += f" {prose(s.compute_unit_name)}"
+            cells.append(value + ref(fig.source))
+        lines.append(f"| {label}{' (' + unit + ')' if unit else ''} | " + " | ".join(cells) + " |")
+    for precision in compare.PRECISIONS:
+        cells = [_fmt(compare.derive(s, None, precision).ridge[precision]) for s in specs]
+        lines.append(f"| ridge point {precision} (FLOP/byte) | " + " | ".join(cells) + " |")
+    lines.append("")
+
+    series, counters = [], {v: 0 for v in VENDOR_COLOURS}
+    for s in specs:
+        peak, bw = s.bf16_dense_tflops.value, s.memory_bandwidth_tbs.value
+        if peak and bw:
+            colours = VENDOR_COLOURS.get(s.vendor.value, ["#333"])
+            colour = colours[counters.get(s.vendor.value, 0) % len(colours)]
+            counters[s.vendor.value] = counters.get(s.vendor.value, 0) + 1
+            series.append(svg.RooflineSeries(s.name, peak, bw, colour))
+    lines += ["## Rooflines (dense BF16)", "",
+              "A kernel whose arithmetic intensity sits left of a GPU's ridge point is limited by memory bandwidth on it; "
+              "right of it, by the matrix units. The lower the ridge point, the sooner a kernel becomes compute-bound.", "",
+              '<figure markdown="0">', svg.roofline(series, "Attainable dense BF16 TFLOP/s"), "</figure>", ""]
+
+    billions = SERVING_PARAMS / 1e9
+    lines += [f"## Why a {billions:.0f}B model at FP8 needs fewer MI300X than H100", "",
+              f"At FP8 a weight takes one byte, so a {billions:.0f}B-parameter model is {billions:.0f} GB of weights before "
+              "any KV cache. Memory per GPU decides how many GPUs it takes just to hold them, and bandwidth bounds how "
+              "fast one sequence can decode: every generated token reads every weight once.", "",
+              "| GPU | memory (GB) | GPUs to hold the weights | decode bound, one sequence (tokens/s) |", "|---|---|---|---|"]
+    for s in specs:
+        d = compare.derive(s, SERVING_PARAMS, SERVING_PRECISION)
+        lines.append(f"| {prose(s.name)} | {_fmt(s.memory_gb.value)} | {d.gpus_to_hold if d.gpus_to_hold else '—'} | "
+                     f"{_fmt(d.decode_bound_across)} |")
+    lines += ["", "Assumptions, as `xlate compare` prints them:", ""]
+    lines += [f"- {prose(a)}" for a in compare.ASSUMPTIONS]
+    lines += ["", "Reproduce any row: `xlate compare mi300x h100-sxm --params 405e9 --precision fp8`.", ""]
+
+    notes = [(s.name, s.notes) for s in specs if s.notes]
+    if notes:
+        lines += ["## Notes", ""] + [f"- **{prose(name)}**: {table_cell(note)}" for name, note in notes] + [""]
+    lines += ["## Sources", ""]
+    lines += [f'<a id="src-{i}"></a>{i}. <{url}>' for i, url in enumerate(sources, 1)]
+    lines.append("")
+    return {"hardware.md": "\n".join(lines)}
