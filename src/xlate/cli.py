@@ -124,6 +124,14 @@ def compare(
     raise typer.Exit(run(gpus, params, precision, fmt, _root(root)))
 
 
+@app.command()
+def lsp() -> None:
+    """Start the language server on stdin/stdout (hover, diagnostics, code actions, completion)."""
+    from xlate.lsp import main as serve
+
+    serve()
+
+
 @docs_app.command("generate")
 def docs_generate(root: Optional[Path] = GlossaryOption) -> None:
     """Write the pages generated from the glossary, rules, kernels and spec sheets into docs/."""

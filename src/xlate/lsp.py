@@ -1,0 +1,264 @@
+"""`xlate lsp`: a language server (pygls) that brings the glossary and the hazard rules into the editor.
+
+- hover: the concept card for the CUDA, HIP or Metal symbol under the cursor;
+- diagnostics: explain's hazards for CUDA files, on open and (debounced) on change;
+- code actions: replace a CUDA symbol with its HIP spelling; open the concept's or rule's docs page;
+- completion: glossary symbols of every backend, each with its equivalents.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from xlate import __version__, links
+from xlate import index as ix
+
+CUDA_SUFFIXES = (".cu", ".cuh")
+# A symbol may carry scope or member separators: wmma::mma_sync, mx.fast.metal_kernel, cg::this_grid.
+SYMBOL_CHARS = re.compile(r"[A-Za-z0-9_.:]")
+DEBOUNCE_S = 0.03
+MAX_COMPLETIONS = 60
+BACKEND_LABEL = {"cuda": "CUDA", "hip": "HIP/ROCm", "metal": "Metal", "triton": "Triton", "mlx": "MLX"}
+OPEN_DOCS = "xlate.openDocs"
+
+
+class XlateServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("xlate", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self._index: dict[str, Any] | None = None
+        self._pending: dict[str, asyncio.Task] = {}
+
+    @property
+    def index(self) -> dict[str, Any]:
+        if self._index is None:
+            self._index = ix.load_index()
+        return self._index
+
+
+server = XlateServer()
+
+
+# --- symbols under the cursor ------------------------------------------------------------------
+
+
+def symbol_at(line: str, character: int) -> list[str]:
+    """Candidate symbols at a position, longest first: `wmma::mma_sync`, then `mma_sync`."""
+    if not line or character > len(line):
+        return []
+    start = end = min(character, len(line))
+    while start > 0 and SYMBOL_CHARS.match(line[start - 1]):
+        start -= 1
+    while end < len(line) and SYMBOL_CHARS.match(line[end]):
+        end += 1
+    whole = line[start:end].strip(".:")
+    if not whole:
+        return []
+    candidates = [whole]
+    # The identifier part under the cursor, without the scope or member path.
+    parts = re.split(r"(::|\.)", whole)
+    offset = start
+    for part in parts:
+        if offset <= character <= offset + len(part) and part not in ("::", ".") and part not in candidates:
+            candidates.append(part)
+        offset += len(part)
+    return candidates
+
+
+def find_concept(index: dict[str, Any], candidates: list[str]) -> ix.Match | None:
+    """Exact or spelling-insensitive matches only: a hover never guesses."""
+    for text in candidates:
+        found = ix.search(index, text, limit=1)
+        if found and found[0].kind != "fuzzy":
+            return found[0]
+    return None
+
+
+def card_markdown(index: dict[str, Any], match: ix.Match) -> str:
+    c = index["concepts"][match.concept]
+    url = links.concept_url(c["category"], match.concept)
+    lines = [f"**{c['title']}** · {c['category']} · [docs]({url})", "", c["summary"], "",
+             "| backend | term | relation |", "|---|---|---|"]
+    for backend, term in c["terms"].items():
+        spelled = ", ".join(f"`{s}`" for s in term["symbols"]) or ", ".join(term["names"]) or "—"
+        lines.append(f"| {BACKEND_LABEL[backend]} | {spelled} | {term['relation']} |")
+    caveats = [(b, t["caveat"]) for b, t in c["terms"].items() if t.get("caveat")]
+    if caveats:
+        lines += [""] + [f"- *{BACKEND_LABEL[b]}*: {text}" for b, text in caveats]
+    return "\n".join(lines)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: XlateServer, params: types.HoverParams) -> types.Hover | None:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    lines = doc.lines
+    if params.position.line >= len(lines):
+        return None
+    candidates = symbol_at(lines[params.position.line].rstrip("\r\n"), params.position.character)
+    match = find_concept(ls.index, candidates)
+    if match is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=card_markdown(ls.index, match)))
+
+
+# --- diagnostics -----------------------------------------------------------------------------------
+
+
+def is_cuda(uri: str) -> bool:
+    return uri.lower().split("?")[0].endswith(CUDA_SUFFIXES)
+
+
+def diagnostics_for(uri: str, text: str) -> list[types.Diagnostic]:
+    from xlate.explain import hazards_for_text
+
+    severity = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+                "info": types.DiagnosticSeverity.Information}
+    out = []
+    for h in hazards_for_text(uri, text.encode("utf-8", errors="replace")):
+        line, col = h.line - 1, h.column - 1
+        end_line = (h.end_line or h.line) - 1
+        end_col = h.end_column - 1 if h.end_column else col + 1
+        if end_line == line and end_col <= col:
+            end_col = col + 1
+        out.append(types.Diagnostic(
+            range=types.Range(start=types.Position(line=line, character=col), end=types.Position(line=end_line, character=end_col)),
+            message=h.message,
+            severity=severity.get(getattr(h.severity, "value", str(h.severity)), types.DiagnosticSeverity.Warning),
+            code=f"{h.rule} {h.name}",
+            code_description=types.CodeDescription(href=links.rule_url(h.name)),
+            source="xlate",
+            data={"rule": h.rule, "name": h.name},
+        ))
+    return out
+
+
+def publish(ls: XlateServer, uri: str) -> None:
+    doc = ls.workspace.get_text_document(uri)
+    try:
+        diagnostics = diagnostics_for(uri, doc.source)
+    except Exception as exc:  # a broken file must never take the server down
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
+        diagnostics = []
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+
+
+async def _publish_later(ls: XlateServer, uri: str) -> None:
+    await asyncio.sleep(DEBOUNCE_S)
+    publish(ls, uri)
+
+
+def schedule(ls: XlateServer, uri: str) -> None:
+    """Debounce: a burst of changes re-runs explain once, shortly after the last one."""
+    pending = ls._pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    ls._pending[uri] = asyncio.get_running_loop().create_task(_publish_later(ls, uri))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: XlateServer, params: types.DidOpenTextDocumentParams) -> None:
+    if is_cuda(params.text_document.uri):
+        publish(ls, params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: XlateServer, params: types.DidChangeTextDocumentParams) -> None:
+    if is_cuda(params.text_document.uri):
+        schedule(ls, params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: XlateServer, params: types.DidCloseTextDocumentParams) -> None:
+    pending = ls._pending.pop(params.text_document.uri, None)
+    if pending is not None:
+        pending.cancel()
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+# --- code actions -------------------------------------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Empty]))
+def code_action(ls: XlateServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    actions: list[types.CodeAction] = []
+    pos = params.range.start
+    if pos.line < len(doc.lines):
+        line = doc.lines[pos.line].rstrip("\r\n")
+        candidates = symbol_at(line, pos.character)
+        match = find_concept(ls.index, candidates)
+        if match is not None:
+            concept = ls.index["concepts"][match.concept]
+            actions += _replace_with_hip(params.text_document.uri, line, pos, candidates, concept)
+            url = links.concept_url(concept["category"], match.concept)
+            actions.append(types.CodeAction(title=f"xlate: open the docs for {concept['title']}", kind=types.CodeActionKind.Empty,
+                                            command=types.Command(title="Open docs", command=OPEN_DOCS, arguments=[url])))
+    for diag in params.context.diagnostics:
+        if diag.source == "xlate" and isinstance(diag.data, dict) and diag.data.get("name"):
+            url = links.rule_url(diag.data["name"])
+            actions.append(types.CodeAction(title=f"xlate: why is {diag.data['name']} a hazard?", kind=types.CodeActionKind.QuickFix,
+                                            diagnostics=[diag], command=types.Command(title="Open rule", command=OPEN_DOCS, arguments=[url])))
+    return actions
+
+
+def _replace_with_hip(uri: str, line: str, pos: types.Position, candidates: list[str], concept: dict[str, Any]) -> list[types.CodeAction]:
+    cuda, hip = concept["terms"].get("cuda"), concept["terms"].get("hip")
+    if not cuda or not hip or not hip["symbols"] or hip["relation"] == "none":
+        return []
+    symbol = next((c for c in candidates if c in cuda["symbols"]), None)
+    if symbol is None:
+        return []
+    target = hip["symbols"][0]
+    if target == symbol:
+        return []
+    start = line.find(symbol, max(0, pos.character - len(symbol)))
+    if start < 0 or not (start <= pos.character <= start + len(symbol)):
+        return []
+    edit = types.TextEdit(range=types.Range(start=types.Position(line=pos.line, character=start),
+                                            end=types.Position(line=pos.line, character=start + len(symbol))), new_text=target)
+    title = f"xlate: replace {symbol} with HIP {target}"
+    if hip["relation"] == "approximate":
+        title += " (approximate: check the caveat)"
+    return [types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, edit=types.WorkspaceEdit(changes={uri: [edit]}))]
+
+
+@server.command(OPEN_DOCS)
+def open_docs(ls: XlateServer, args: list[Any]) -> None:
+    if args and isinstance(args[0], str) and args[0].startswith(("https://", "http://", "file://")):
+        ls.window_show_document(types.ShowDocumentParams(uri=args[0], external=True))
+
+
+# --- completion ---------------------------------------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["_", ":", "."]))
+def completion(ls: XlateServer, params: types.CompletionParams) -> types.CompletionList:
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    if params.position.line >= len(doc.lines):
+        return types.CompletionList(is_incomplete=False, items=[])
+    line = doc.lines[params.position.line][: params.position.character]
+    m = re.search(r"[A-Za-z0-9_.:]*$", line)
+    prefix = m.group(0) if m else ""
+    if len(prefix) < 2:
+        return types.CompletionList(is_incomplete=True, items=[])
+    items = []
+    for label, cid, kind, backend in ls.index["labels"]:
+        if kind != "symbol" or not label.startswith(prefix):
+            continue
+        concept = ls.index["concepts"][cid]
+        others = [f"{BACKEND_LABEL[b]}: {t['symbols'][0]}" for b, t in concept["terms"].items() if t["symbols"] and b != backend]
+        items.append(types.CompletionItem(label=label, kind=types.CompletionItemKind.Function,
+                                          detail=f"{BACKEND_LABEL.get(backend or '', '')} · {concept['title']}",
+                                          documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value="; ".join(others) or concept["summary"])))
+        if len(items) >= MAX_COMPLETIONS:
+            break
+    return types.CompletionList(is_incomplete=len(items) >= MAX_COMPLETIONS, items=items)
+
+
+def main() -> None:
+    server.start_io()
