@@ -1,0 +1,146 @@
+"""API family tables (glossary/api/*.yaml): CUDA API spellings and their HIP equivalents.
+
+Each file describes one family (the runtime API, device functions, a library): the names it knows,
+the renaming rules that give most HIP names, the exceptions to those rules, and the names with no
+HIP equivalent. The facts come from the official HIPIFY tables; the file says which one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+
+from xlate.model import ID_PATTERN, MappingRelation, check_url
+from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+
+API_DIR = "api"
+Symbol = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_:]*$|^<<<>>>$", max_length=120)]
+ConceptRef = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
+
+
+class ApiFamily(BaseModel):
+    """One API family. Names appear in exactly one of `same`, `renamed`, `mapped` or `unsupported`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    family: ConceptRef
+    title: str = Field(min_length=1)
+    library: dict[str, str] = Field(default_factory=dict, description="what each vendor calls the library")
+    source: str = Field(description="official table the facts were taken from")
+    device: bool = Field(default=False, description="names usable in device code (Metal equivalents apply)")
+    relation: MappingRelation = Field(default=MappingRelation.renamed, description="how the HIP side relates")
+    caveat: str | None = None
+    match: str | None = Field(default=None, description="regex of family names not listed one by one")
+    headers: dict[str, str | None] = Field(default_factory=dict)
+    concepts: dict[str, ConceptRef] = Field(default_factory=dict, description="name prefix -> concept id")
+    rename: list[tuple[str, str]] = Field(default_factory=list, description="[CUDA prefix, HIP prefix], first match wins")
+    same: list[Symbol] = Field(default_factory=list)
+    renamed: list[Symbol] = Field(default_factory=list)
+    mapped: dict[Symbol, str] = Field(default_factory=dict)
+    unsupported: list[Symbol] = Field(default_factory=list)
+    notes: dict[Symbol, str] = Field(default_factory=dict, description="per-name caveat")
+
+    @field_validator("source")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return check_url(value)
+
+    @field_validator("match")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"not a valid regular expression: {exc}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ApiFamily:
+        if self.relation in (MappingRelation.approximate, MappingRelation.none) and not self.caveat:
+            raise ValueError(f"relation {self.relation.value!r} needs a caveat saying how the HIP side differs")
+        return self
+
+    def rule_name(self, name: str) -> str | None:
+        """The HIP spelling the family's renaming rules give, or None when no rule applies."""
+        for old, new in self.rename:
+            if name.startswith(old):
+                return new + name[len(old):]
+        return None
+
+    def entries(self) -> list[tuple[str, str | None]]:
+        """Every listed CUDA name with its HIP equivalent (None: no equivalent)."""
+        out: list[tuple[str, str | None]] = [(n, n) for n in self.same]
+        out += [(n, self.rule_name(n)) for n in self.renamed]
+        out += list(self.mapped.items())
+        out += [(n, None) for n in self.unsupported]
+        return out
+
+
+@dataclass
+class ApiTables:
+    families: list[ApiFamily]
+    sources: dict[str, LoadedYaml]
+    problems: list[Problem]
+
+
+def api_files(glossary_root: Path) -> list[Path]:
+    folder = glossary_root / API_DIR
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def load(glossary_root: Path, known_concepts: set[str] | None = None) -> ApiTables:
+    """Read and validate every API table; problems carry file:line. Nothing here raises on bad data."""
+    tables = ApiTables([], {}, [])
+    seen: dict[str, tuple[str, int]] = {}
+    for path in api_files(glossary_root):
+        shown = _display(path, glossary_root)
+        try:
+            loaded = load_yaml(path, shown)
+        except YamlError as exc:
+            tables.problems.append(exc.problem)
+            continue
+        if not isinstance(loaded.data, dict):
+            tables.problems.append(Problem(shown, 1, "expected a mapping at the top level"))
+            continue
+        try:
+            fam = ApiFamily.model_validate(loaded.data)
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = tuple(err["loc"])
+                where = ".".join(str(p) for p in loc) or "(top level)"
+                tables.problems.append(Problem(shown, loaded.line_of(loc), f"{where}: {err['msg'].removeprefix('Value error, ')}"))
+            continue
+        if fam.family != path.stem:
+            tables.problems.append(Problem(shown, loaded.line_of(("family",)), f"family {fam.family!r} must match the file name {path.stem!r}"))
+        for i, name in enumerate(fam.renamed):
+            if fam.rule_name(name) is None:
+                line = loaded.line_of(("renamed", i))
+                tables.problems.append(Problem(shown, line, f"{name!r} is listed under 'renamed' but no rename rule matches it"))
+        for section in ("same", "renamed", "unsupported", "mapped"):
+            names = getattr(fam, section)
+            for i, name in enumerate(names):
+                line = loaded.line_of((section, name) if section == "mapped" else (section, i))
+                if name in seen:
+                    first = seen[name]
+                    tables.problems.append(Problem(shown, line, f"{name!r} is listed twice (first in {first[0]}:{first[1]})"))
+                else:
+                    seen[name] = (shown, line)
+        if known_concepts is not None:
+            for prefix, cid in fam.concepts.items():
+                if cid not in known_concepts:
+                    tables.problems.append(Problem(shown, loaded.line_of(("concepts", prefix)), f"concepts.{prefix}: unknown concept {cid!r}"))
+        tables.families.append(fam)
+        tables.sources[fam.family] = loaded
+    return tables

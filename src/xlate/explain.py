@@ -1,0 +1,295 @@
+"""`xlate explain`: annotate CUDA source with HIP and Metal equivalents and flag portability hazards.
+
+Pipeline per file: read -> parse once (tree-sitter-cuda) -> find CUDA symbols in code -> resolve them
+against the SymbolMap -> run every hazard rule on the same tree -> a plain-dict result that the
+renderers (text, markdown, json, sarif) turn into output. Bad input never raises: each file carries
+its own list of errors and the run goes on.
+
+Kept free of typer, rich and pydantic on the hot path; `main(argv)` is the command-line front end.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
+BINARY_SNIFF = 8192
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+def _error(kind: str, message: str, line: int | None = None, column: int | None = None, **extra: Any) -> dict[str, Any]:
+    err: dict[str, Any] = {"kind": kind, "message": message}
+    if line is not None:
+        err["line"] = line
+        err["column"] = column or 1
+    err.update(extra)
+    return err
+
+
+def empty_result(shown: str) -> dict[str, Any]:
+    return {"path": shown, "lines": 0, "annotations": [], "hazards": [], "errors": [], "symbols": {}}
+
+
+def read_source(path: Path, result: dict[str, Any]) -> bytes | None:
+    """The file's bytes, or None with a per-file error saying why not."""
+    from xlate.cuda.files import describe_os_error
+
+    try:
+        if os.path.isdir(path):
+            result["errors"].append(_error("read", "is a directory"))
+            return None
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            result["errors"].append(_error("too-large", f"file is {size / 1e6:.1f} MB, over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
+            return None
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        result["errors"].append(_error("read", f"cannot read: {describe_os_error(exc)}"))
+        return None
+    if len(data) > MAX_BYTES:  # grew while we looked
+        result["errors"].append(_error("too-large", f"file is over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
+        return None
+    if not data.strip():
+        result["errors"].append(_error("empty", "empty file: nothing to explain"))
+        return None
+    if b"\0" in data[:BINARY_SNIFF]:
+        result["errors"].append(_error("binary", "binary file (NUL bytes): not source code; skipped"))
+        return None
+    return data
+
+
+def _check_utf8(source: bytes, result: dict[str, Any]) -> None:
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from xlate.cuda.occurrences import LineIndex
+
+        line, col = LineIndex(source).position(exc.start)
+        result["errors"].append(_error("encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                                       "explained anyway, columns on lines with such bytes are approximate", line, col))
+
+
+def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None) -> dict[str, Any]:
+    """Annotations, hazards and errors for one file's bytes."""
+    from xlate.cuda import occurrences as oc
+    from xlate.cuda.parser import parse
+
+    result = empty_result(shown)
+    _check_utf8(source, result)
+    try:
+        tree = parse(source)
+    except Exception as exc:  # tree-sitter raises on resource exhaustion; the run goes on
+        result["errors"].append(_error("parse", f"parser failed: {exc}"))
+        return result
+    lines = oc.LineIndex(source)
+    result["lines"] = len(lines.starts) - (1 if source.endswith(b"\n") else 0)
+    for region in oc.error_regions(tree, lines):
+        what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
+        result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,
+                                       end_line=region.end_line, end_column=region.end_column))
+    occurrences = oc.find(tree, source, smap, lines)
+    symbols: dict[str, Any] = {}
+    for o in occurrences:
+        result["annotations"].append({"line": o.line, "column": o.column, "symbol": o.symbol, "concept": o.concept,
+                                      "equivalents": {"hip": o.hip, "metal": o.metal}})
+        if o.symbol not in symbols:
+            e = smap.get(o.symbol)
+            symbols[o.symbol] = {"family": e.family, "kind": e.kind,
+                                 "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
+                                 "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+    result["symbols"] = symbols
+    result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules)
+    return result
+
+
+def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None) -> list[dict[str, Any]]:
+    from xlate.rules.base import SourceView
+
+    if rules is None:
+        rules = load_rules(result)
+    view = SourceView(shown, source, tree, list(occurrences))
+    hazards: list[dict[str, Any]] = []
+    for rule in rules:
+        try:
+            found = list(rule.check(view))
+        except RecursionError:
+            result["errors"].append(_error("rule", f"rule {rule.code} {rule.name} gave up: code nested too deeply"))
+            continue
+        except Exception as exc:  # one broken rule must not cost the file its other findings
+            result["errors"].append(_error("rule", f"rule {rule.code} {rule.name} failed: {type(exc).__name__}: {exc}"))
+            continue
+        for h in found:
+            hazards.append({"line": h.line, "column": h.column, "rule": h.rule, "name": h.name,
+                            "severity": getattr(h.severity, "value", str(h.severity)), "backends": list(h.backends),
+                            "message": h.message, "end_line": h.end_line})
+    hazards.sort(key=lambda h: (h["line"], h["column"], h["rule"]))
+    return hazards
+
+
+_RULES: list[Any] | None = None
+
+
+def load_rules(result: dict[str, Any] | None = None) -> list[Any]:
+    """Every registered hazard rule; a rule module that fails to import is reported, not fatal."""
+    global _RULES
+    if _RULES is None:
+        try:
+            from xlate.rules import all_rules
+
+            _RULES = all_rules()
+        except Exception as exc:
+            _RULES = []
+            if result is not None:
+                result["errors"].append(_error("rule", f"hazard rules unavailable: {type(exc).__name__}: {exc}"))
+    return _RULES
+
+
+def explain_path(shown: str, path: Path, smap: Any) -> dict[str, Any]:
+    result = empty_result(shown)
+    source = read_source(path, result)
+    if source is None:
+        return result
+    try:
+        return explain_source(shown, source, smap)
+    except RecursionError:
+        result["errors"].append(_error("internal", "code nested too deeply to explain"))
+    except Exception as exc:  # last line of defence: a per-file error, never a traceback
+        result["errors"].append(_error("internal", f"could not explain this file: {type(exc).__name__}: {exc}"))
+    return result
+
+
+# --- many files ----------------------------------------------------------------------------------
+
+_WORKER_MAP: Any = None
+
+
+def _worker_init(root: str | None) -> None:
+    global _WORKER_MAP
+    from xlate import symbols
+
+    _WORKER_MAP = symbols.load(Path(root) if root else None)
+    load_rules()
+
+
+def _worker(job: tuple[str, str]) -> dict[str, Any]:
+    return explain_path(job[0], Path(job[1]), _WORKER_MAP)
+
+
+def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False) -> list[dict[str, Any]]:
+    """Explain files in order, spread over `jobs` processes when there are enough of them."""
+    bar = _progress(len(targets)) if progress and len(targets) > 1 else None
+    results: list[dict[str, Any]] = []
+    try:
+        if jobs > 1 and len(targets) >= 2 * jobs:
+            import multiprocessing as mp
+            from concurrent.futures import ProcessPoolExecutor
+
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(str(root) if root else None,)) as pool:
+                chunk = max(1, min(32, len(targets) // (jobs * 4)))
+                for r in pool.map(_worker, [(t.shown, str(t.path)) for t in targets], chunksize=chunk):
+                    results.append(r)
+                    if bar:
+                        bar[0].advance(bar[1])
+        else:
+            load_rules()
+            for t in targets:
+                results.append(explain_path(t.shown, t.path, smap))
+                if bar:
+                    bar[0].advance(bar[1])
+    finally:
+        if bar:
+            bar[0].stop()
+    return results
+
+
+def _progress(total: int) -> Any:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    prog = Progress(console=Console(stderr=True), transient=True)
+    task = prog.add_task("explaining", total=total)
+    prog.start()
+    return prog, task
+
+
+def exit_code(results: list[dict[str, Any]], fail_on: str | None) -> int:
+    if any(e["kind"] in ("read", "too-large", "binary", "missing", "internal") for r in results for e in r["errors"]):
+        return EXIT_ERROR
+    if fail_on:
+        floor = SEVERITY_RANK[fail_on]
+        if any(SEVERITY_RANK.get(h["severity"], 0) >= floor for r in results for h in r["hazards"]):
+            return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def filter_backend(results: list[dict[str, Any]], backend: str) -> None:
+    """Keep hazards that concern the chosen backend (`all` keeps everything)."""
+    if backend == "all":
+        return
+    for r in results:
+        r["hazards"] = [h for h in r["hazards"] if backend in h["backends"] or not h["backends"]]
+
+
+def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str | None = None,
+        include: list[str] | None = None, exclude: list[str] | None = None, jobs: int | None = None,
+        out: Any = None, glossary: Path | None = None) -> int:
+    """The whole command: collect files, explain them, render, and return the exit status."""
+    from xlate import index as ix
+    from xlate import symbols
+    from xlate.cuda.files import collect
+
+    out = out or sys.stdout
+    if backend not in ("hip", "metal", "all"):
+        print(f"error: --backend must be hip, metal or all, not {backend!r}", file=sys.stderr)
+        return EXIT_ERROR
+    if fmt not in ("text", "markdown", "json", "sarif"):
+        print(f"error: --format must be text, markdown, json or sarif, not {fmt!r}", file=sys.stderr)
+        return EXIT_ERROR
+    if fail_on not in (None, "warning", "error"):
+        print(f"error: --fail-on must be warning or error, not {fail_on!r}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        smap = symbols.load(glossary)
+    except (ix.IndexError_, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    targets, path_errors = collect(paths, include, exclude)
+    jobs = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
+    interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
+               for e in path_errors]
+    results += explain_targets(targets, smap, jobs=jobs, root=glossary, progress=interactive)
+    filter_backend(results, backend)
+    if fmt == "json":
+        from xlate.render import json_ as renderer
+    elif fmt == "sarif":
+        from xlate.render import sarif as renderer  # type: ignore[no-redef]
+    elif fmt == "markdown":
+        from xlate.render import markdown as renderer  # type: ignore[no-redef]
+    else:
+        from xlate.render import text as renderer  # type: ignore[no-redef]
+    renderer.write(results, out, backend=backend)
+    return exit_code(results, fail_on)
+
+
+def main(argv: list[str]) -> int:
+    """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="xlate explain", description="Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders to walk")
+    p.add_argument("--backend", "-b", default="all", choices=["hip", "metal", "all"])
+    p.add_argument("--format", "-f", dest="fmt", default="text", choices=["text", "markdown", "json", "sarif"])
+    p.add_argument("--fail-on", choices=["warning", "error"], default=None, help="exit 1 when a hazard this severe or worse is found")
+    p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only walk files matching GLOB (repeatable)")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
+    p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
+    args = p.parse_args(argv)
+    return run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs, glossary=args.glossary)

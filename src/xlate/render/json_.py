@@ -1,0 +1,17 @@
+"""JSON output: {"files": [{"path", "annotations", "hazards", "errors", ...}]}, lines and columns 1-based."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+FORMAT_VERSION = 1
+
+
+def document(results: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"version": FORMAT_VERSION, "files": results}
+
+
+def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
+    json.dump(document(results), out, indent=1, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,54 @@
+"""Markdown output for docs pages and pull-request comments."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from xlate.render import BACKEND_LABEL, backends_for, rule_url
+
+
+def _cell(text: str | None) -> str:
+    if not text:
+        return "—"
+    return "`" + text.replace("|", "\\|").replace("`", "'") + "`"
+
+
+def render(results: list[dict[str, Any]], backend: str = "all") -> str:
+    shown = backends_for(backend)
+    parts: list[str] = []
+    for r in results:
+        parts.append(f"## `{r['path']}`\n")
+        counts = f"{len(r['annotations'])} annotation(s), {len(r['hazards'])} hazard(s)"
+        parts.append(counts + (f", {len(r['errors'])} error(s)" if r["errors"] else "") + "\n")
+        if r["errors"]:
+            parts.append("**Errors**\n")
+            for e in r["errors"]:
+                where = f"line {e['line']}:{e['column']}: " if "line" in e else ""
+                parts.append(f"- {where}{e['kind']}: {e['message']}")
+            parts.append("")
+        if r["hazards"]:
+            parts.append("**Hazards**\n")
+            for h in r["hazards"]:
+                backends = ", ".join(BACKEND_LABEL.get(b, b) for b in h["backends"])
+                parts.append(f"- line {h['line']}:{h['column']} `{h['rule']}` [{h['name']}]({rule_url(h['name'])}) "
+                             f"({h['severity']}; {backends}): {h['message']}")
+            parts.append("")
+        if r["annotations"]:
+            head = "| Line | CUDA | Concept | " + " | ".join(BACKEND_LABEL[b] for b in shown) + " |"
+            parts.append(head)
+            parts.append("|---:|---|---|" + "---|" * len(shown))
+            for a in r["annotations"]:
+                eq = " | ".join(_cell(a["equivalents"][b]) for b in shown)
+                parts.append(f"| {a['line']} | {_cell(a['symbol'])} | {a['concept'] or '—'} | {eq} |")
+            parts.append("")
+            notes = [(s, b, info["caveats"][b]) for s, info in r.get("symbols", {}).items() for b in shown if info["caveats"].get(b)]
+            if notes:
+                parts.append("<details><summary>Caveats</summary>\n")
+                for s, b, text in notes:
+                    parts.append(f"- `{s}` on {BACKEND_LABEL[b]}: {' '.join(text.split())}")
+                parts.append("\n</details>\n")
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
+    out.write(render(results, backend))

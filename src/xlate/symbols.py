@@ -1,0 +1,246 @@
+"""The SymbolMap: every CUDA spelling xlate knows, with its concept and its HIP and Metal equivalents.
+
+Two sources feed it, both data: the glossary's concepts (each concept lists its CUDA symbols and each
+backend's symbols; the first symbol of a backend is the primary equivalent) and the API family tables
+in glossary/api/ (names transcribed from the HIPIFY tables, renaming rules, curated exceptions).
+The built map is cached as JSON keyed by the glossary's content hash, so the hot path (explain, the
+language server) reads one file and imports neither pydantic nor YAML.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from xlate import index as ix
+
+SYMBOLS_VERSION = 2
+LAUNCH = "<<<>>>"
+
+# Field order of one entry in the cached JSON (a list per symbol keeps the file small and fast to read).
+FIELDS = ("concept", "hip", "metal", "family", "hip_relation", "metal_relation", "hip_caveat", "metal_caveat", "kind")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one CUDA spelling means and what it is called elsewhere."""
+
+    symbol: str
+    concept: str | None
+    hip: str | None
+    metal: str | None
+    family: str | None  # API family it was found in, or None for glossary-only symbols
+    hip_relation: str | None  # same, renamed, approximate, none (None: unknown)
+    metal_relation: str | None
+    hip_caveat: str | None
+    metal_caveat: str | None
+    kind: str  # symbol, header, derived (by a family's naming rule, not listed one by one)
+
+
+@dataclass(frozen=True)
+class FamilyRule:
+    family: str
+    pattern: re.Pattern[str]
+    rename: tuple[tuple[str, str], ...]
+    relation: str
+    caveat: str | None
+    concept: str | None
+
+
+class SymbolMap:
+    """Lookup from CUDA spelling to Entry; unlisted names of rule-based families are derived on demand."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._raw: dict[str, list[Any]] = data["symbols"]
+        self._cache: dict[str, Entry | None] = {}
+        self.families: list[FamilyRule] = [
+            FamilyRule(f["family"], re.compile(f["match"]), tuple(tuple(r) for r in f["rename"]), f["relation"], f["caveat"], f["concept"])
+            for f in data["families"]
+        ]
+        self.family_prefixes: tuple[str, ...] = tuple(data.get("prefixes", []))
+        self.content_hash: str = data.get("hash", "")
+        self.namespaces: frozenset[str] = frozenset(data.get("namespaces", []))
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, symbol: str) -> bool:
+        return symbol in self._raw
+
+    def names(self) -> list[str]:
+        return list(self._raw)
+
+    def get(self, symbol: str) -> Entry | None:
+        """The entry for a spelling: listed names first, then family naming rules."""
+        if symbol in self._cache:
+            return self._cache[symbol]
+        raw = self._raw.get(symbol)
+        entry = Entry(symbol, *raw) if raw is not None else self._derive(symbol)
+        self._cache[symbol] = entry
+        return entry
+
+    def _derive(self, symbol: str) -> Entry | None:
+        if not symbol.startswith(self.family_prefixes):
+            return None
+        for fam in self.families:
+            if fam.pattern.fullmatch(symbol):
+                hip = None
+                for old, new in fam.rename:
+                    if symbol.startswith(old):
+                        hip = new + symbol[len(old):]
+                        break
+                if fam.relation == "none":
+                    hip = None
+                relation = fam.relation if hip is not None or fam.relation == "none" else None
+                return Entry(symbol, fam.concept, hip, None, fam.family, relation, None, fam.caveat, None, "derived")
+        return None
+
+
+# --- building ----------------------------------------------------------------------------------
+
+
+def _primary(term: dict[str, Any] | None) -> str | None:
+    """First symbol of a backend's term; a term with names but no code spelling gives its first name."""
+    if not term or term.get("relation") == "none":
+        return None
+    symbols = term.get("symbols") or []
+    if symbols:
+        return symbols[0]
+    names = term.get("names") or []
+    return names[0] if names else None
+
+
+def _concept_for(name: str, prefixes: dict[str, str], default: str | None) -> str | None:
+    """Concept of the longest matching name prefix (an unknown concept there means none, not a shorter one)."""
+    best = None
+    for prefix, cid in prefixes.items():
+        if prefix != "*" and name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, cid)
+    return best[1] if best else default
+
+
+def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Digest the glossary's concepts and API tables into the cached JSON form."""
+    from xlate import api
+
+    concepts: dict[str, Any] = index["concepts"] if index is not None else _concept_terms(root)
+    tables = api.load(root)
+    symbols: dict[str, list[Any]] = {}
+    api_hip: dict[str, str | None] = {}
+    api_family: dict[str, str] = {}
+
+    # 1. API tables: every listed name, its HIP spelling, a concept by name prefix where one exists.
+    families_out = []
+    prefixes: set[str] = set()
+    namespaces: set[str] = set()
+    for fam in tables.families:
+        fam_concept = fam.concepts.get("*") if fam.concepts.get("*") in concepts else None
+        for name, hip in fam.entries():
+            cid = _concept_for(name, fam.concepts, fam_concept)
+            cid = cid if cid in concepts else None
+            metal = None
+            metal_rel = metal_cav = None
+            if cid is not None:
+                mterm = concepts[cid]["terms"].get("metal")
+                metal = _primary(mterm)
+                metal_rel = mterm.get("relation") if mterm else None
+                metal_cav = mterm.get("caveat") if mterm else None
+            rel = "none" if hip is None else (fam.relation.value if fam.relation.value != "renamed" or hip != name else "same")
+            caveat = fam.notes.get(name) or (fam.caveat if hip is not None else None)
+            symbols[name] = [cid, hip, metal, fam.family, rel, metal_rel, caveat, metal_cav, "symbol"]
+            api_hip[name] = hip
+            api_family[name] = fam.family
+        for header, hip_header in fam.headers.items():
+            symbols[header] = [fam_concept, hip_header, None, fam.family, "renamed" if hip_header else "none", None, None, None, "header"]
+        if fam.match:
+            families_out.append({"family": fam.family, "match": fam.match, "rename": [list(r) for r in fam.rename],
+                                 "relation": fam.relation.value, "caveat": fam.caveat, "concept": fam_concept})
+            # Literal starts of the pattern's alternatives: a cheap pre-filter before the regex.
+            for literal in re.findall(r"(?:^\^?\(?|\|)([A-Za-z_][A-Za-z0-9_]*(?:::)?)", fam.match):
+                prefixes.add(literal)
+                if literal.endswith("::"):
+                    namespaces.add(literal.split("::")[0])
+
+    # 2. Glossary concepts: their CUDA symbols name the concept; the primary HIP/Metal symbols are
+    #    the equivalents unless an API table knows the exact HIP spelling of that name.
+    for cid, c in concepts.items():
+        terms = c["terms"]
+        cuda, hip_t, metal_t = terms.get("cuda"), terms.get("hip"), terms.get("metal")
+        if not cuda:
+            continue
+        hip_symbols = (hip_t or {}).get("symbols") or []
+        for name in cuda.get("symbols") or []:
+            hip = _primary(hip_t)
+            if name in api_hip and (api_hip[name] is None or api_hip[name] in hip_symbols or hip is None):
+                hip = api_hip[name]
+            elif hip_t and hip_t.get("relation") == "same" and not hip_symbols:
+                hip = name
+            else:
+                derived = _rename_by_families(name, tables.families)
+                if derived is not None and derived in hip_symbols:
+                    hip = derived
+            symbols[name] = [
+                cid, hip, _primary(metal_t), api_family.get(name),
+                (hip_t or {}).get("relation"), (metal_t or {}).get("relation"),
+                (hip_t or {}).get("caveat"), (metal_t or {}).get("caveat"),
+                "header" if name.endswith((".h", ".hpp", ".cuh")) else "symbol",
+            ]
+    return {"version": SYMBOLS_VERSION, "symbols": symbols, "families": families_out,
+            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+
+
+def _concept_terms(root: Path) -> dict[str, Any]:
+    """Terms of every concept that validates. A glossary with defects elsewhere still yields a map:
+    `xlate glossary check` reports the defects, explain keeps working with the sound concepts."""
+    from xlate import glossary as gl
+
+    g = gl.load(root)
+    out: dict[str, Any] = {}
+    for cid, c in g.concepts.items():
+        out[cid] = {"terms": {b.value: {"symbols": t.symbols, "names": t.names, "relation": t.relation.value, "caveat": t.caveat} for b, t in c.terms.items()}}
+    return out
+
+
+def _rename_by_families(name: str, families: list[Any]) -> str | None:
+    for fam in families:
+        if fam.match and re.fullmatch(fam.match, name):
+            return fam.rule_name(name)
+    return None
+
+
+_LOADED: dict[str, SymbolMap] = {}
+
+
+def load(root: Path | None = None) -> SymbolMap:
+    """The SymbolMap for the glossary's current content (cached on disk by content hash, in memory per process)."""
+    root = root or ix.glossary_root()
+    if not root.is_dir():
+        raise ix.IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
+    key = ix.content_hash(root)
+    if key in _LOADED:
+        return _LOADED[key]
+    path = ix.cache_dir() / f"symbols-{SYMBOLS_VERSION}-{key}.json"
+    data: dict[str, Any] | None = None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != SYMBOLS_VERSION:
+            data = None
+    except (OSError, ValueError):
+        data = None
+    if data is None:
+        data = build(root)
+        data["hash"] = key
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only cache only costs speed
+    smap = SymbolMap(data)
+    _LOADED[key] = smap
+    return smap
