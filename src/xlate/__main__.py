@@ -17,6 +17,16 @@ def main() -> None:
         except KeyboardInterrupt:
             code = 130
         sys.exit(code)
+    if argv and argv[0] == "explain" and "--install-completion" not in argv and "--show-completion" not in argv:
+        from xlate.explain import main as explain_main
+
+        try:
+            code = explain_main(argv[1:])
+        except BrokenPipeError:
+            code = 0
+        except KeyboardInterrupt:
+            code = 130
+        sys.exit(code)
     from xlate.cli import app
 
     app()

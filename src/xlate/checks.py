@@ -39,6 +39,9 @@ def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
         from xlate import examples_check
 
         problems += examples_check.problems(root, g)
+        from xlate import api
+
+        problems += api.load(root, set(g.concepts)).problems
     return g, problems
 
 

@@ -161,6 +161,23 @@ def docs_build(
     typer.echo(f"built the site with {engine}: {pages} generated pages in {seconds:.1f} s")
 
 
+@app.command()
+def explain(
+    paths: list[str] = typer.Argument(..., help="CUDA files or folders (folders are walked for .cu, .cuh and C/C++ files that use CUDA)"),
+    backend: str = typer.Option("all", "--backend", "-b", help="hip, metal or all"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text, markdown, json or sarif"),
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", help="exit 1 when a hazard of this severity or worse is found: warning or error"),
+    include: list[str] = typer.Option([], "--include", help="only walk files matching this glob (repeatable)"),
+    exclude: list[str] = typer.Option([], "--exclude", help="skip files matching this glob (repeatable)"),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="processes to spread files over"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Annotate CUDA source with HIP and Metal equivalents and flag portability hazards."""
+    from xlate.explain import run
+
+    raise typer.Exit(run(paths, backend, fmt, fail_on, include, exclude, jobs, glossary=root))
+
+
 def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main
     app()
 
