@@ -1,0 +1,296 @@
+"""Building, inspecting and running one example on one backend.
+
+Each backend returns raw outputs (NumPy arrays) and a time; checking against the reference and
+turning times into throughput happen in `runner`, the same way for every backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from xlate.kernels import tools
+from xlate.kernels.examples import Example, kernels_root
+
+HIP_ARCHS = ("gfx942", "gfx90a")
+SM_DEFAULT = "90a"
+
+
+class Unavailable(Exception):
+    """This machine lacks the tool or device a backend needs (reported as skipped, with why)."""
+
+
+class BuildError(Exception):
+    """The compiler rejected the source (reported as failed, with the compiler's message)."""
+
+
+@dataclass
+class Execution:
+    outputs: dict[str, np.ndarray]
+    ms: float | None
+    where: str
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+def harness_files(backend: str) -> list[Path]:
+    common = kernels_root() / "common"
+    return {"cuda": [common / "harness.cuh"], "hip": [common / "harness_hip.h"]}.get(backend, [])
+
+
+def sources(ex: Example, backend: str) -> list[Path]:
+    files = [ex.source(backend)] + [p for p in harness_files(backend) if p.is_file()]
+    if backend == "metal":
+        files.append(ex.source("mlx"))  # the host side that hands the body to mx.fast.metal_kernel
+    return files
+
+
+def _digest(files: list[Path], *extra: str) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes())
+    for e in extra:
+        h.update(e.encode())
+    return h.hexdigest()[:20]
+
+
+def _compile(cmd: list[str], env: dict[str, str] | None = None) -> str:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    except OSError as exc:
+        raise BuildError(f"cannot start {cmd[0]}: {exc}") from None
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"{cmd[0]} took longer than 10 minutes") from None
+    if proc.returncode != 0:
+        raise BuildError(f"{Path(cmd[0]).name} failed:\n{proc.stderr.strip()[-3000:]}")
+    return proc.stdout
+
+
+# --- CUDA ------------------------------------------------------------------------------------
+
+
+def _nvcc() -> str:
+    nvcc = tools.nvcc()
+    if not nvcc:
+        raise Unavailable("nvcc not found")
+    return nvcc
+
+
+def _gencode(sm: str) -> str:
+    return f"-gencode=arch=compute_{sm},code=sm_{sm}"
+
+
+def cuda_cubin(ex: Example, sm: str = SM_DEFAULT) -> Path:
+    """Compile the example's device code for one architecture (no GPU needed)."""
+    nvcc = _nvcc()
+    src = ex.source("cuda")
+    out = tools.cache_dir() / f"{ex.name}-sm{sm}-{_digest(sources(ex, 'cuda'), sm)}.cubin"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _compile([nvcc, _gencode(sm), "-cubin", "-O3", "-std=c++17", "-o", str(out), str(src)])
+    return out
+
+
+def sass(cubin: Path) -> str:
+    tool = tools.cuobjdump()
+    if not tool:
+        raise Unavailable("cuobjdump not found (install the CUDA toolkit or Triton, which ships one)")
+    return _compile([tool, "--dump-sass", str(cubin)])
+
+
+def cuda_binary(ex: Example, sm: str) -> Path:
+    nvcc = _nvcc()
+    out = tools.cache_dir() / f"{ex.name}-sm{sm}-{_digest(sources(ex, 'cuda'), sm, 'exe')}"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(f".{os.getpid()}.tmp")
+        _compile([nvcc, _gencode(sm), "-O3", "-std=c++17", "-o", str(tmp), str(ex.source("cuda"))])
+        os.replace(tmp, out)
+    return out
+
+
+def run_program(exe: Path, ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray],
+                iters: int, where: str) -> Execution:
+    """Run a compiled example through the file protocol of kernels/common/harness.cuh."""
+    with tempfile.TemporaryDirectory(prefix="xlate-run-") as tmp:
+        for name, arr in inputs.items():
+            np.ascontiguousarray(arr).tofile(Path(tmp) / f"in_{name}.bin")
+        cmd = [str(exe), tmp, str(iters)] + [str(s) for s in size]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise BuildError(f"{exe.name} exited with {proc.returncode}:\n{proc.stderr.strip()[-3000:]}")
+        lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            raise BuildError(f"{exe.name} printed no timing line:\n{proc.stdout[-2000:]}")
+        report = json.loads(lines[-1])
+        outputs = {}
+        for name, dtype in ex.outputs.items():
+            path = Path(tmp) / f"out_{name}.bin"
+            if not path.is_file():
+                raise BuildError(f"{exe.name} wrote no output {name!r}")
+            outputs[name] = np.fromfile(path, dtype=np.dtype(dtype))
+    ms = float(report.pop("ms"))
+    return Execution(outputs, ms, where, report)
+
+
+def run_cuda(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], iters: int) -> Execution:
+    device = tools.nvidia_device()
+    if device is None:
+        raise Unavailable("no NVIDIA GPU here")
+    exe = cuda_binary(ex, device.sm)
+    return run_program(exe, ex, size, inputs, iters, f"ran on {device.name}")
+
+
+# --- HIP -------------------------------------------------------------------------------------
+
+
+def hip_asm(ex: Example, arch: str) -> str:
+    """AMDGCN assembly of the example's device code, compiled with clang for `arch`."""
+    clang = tools.hip_clang()
+    if not clang:
+        raise Unavailable("no clang with HIP support (clang-19 or ROCm's) found")
+    out = tools.cache_dir() / f"{ex.name}-{arch}-{_digest(sources(ex, 'hip'), arch)}.s"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, HIP_PLATFORM="amd")
+        cmd = [clang, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-O3", "-S",
+               "-std=c++17", "-Wno-unused-result", "-o", str(out), str(ex.source("hip"))]
+        _compile(cmd, env)
+    return out.read_text(encoding="utf-8", errors="replace")
+
+
+def run_hip(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], iters: int) -> Execution:
+    if not (tools.hipcc() and tools.amd_gpu()):
+        raise Unavailable("no AMD GPU with ROCm here")
+    exe = tools.cache_dir() / f"{ex.name}-hip-{_digest(sources(ex, 'hip'), 'exe')}"
+    if not exe.is_file():
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        _compile([str(tools.hipcc()), "-O3", "-std=c++17", "-o", str(exe), str(ex.source("hip"))])
+    return run_program(exe, ex, size, inputs, iters, "ran on an AMD GPU")
+
+
+# --- Python-hosted backends ----------------------------------------------------------------------
+
+
+def load_module(path: Path, tag: str) -> ModuleType:
+    name = f"xlate_example_{tag}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise BuildError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _to_torch(arr: np.ndarray, ex: Example, name: str, device: str) -> Any:
+    import torch
+
+    if ex.raw.get("bf16_inputs") and name in ex.raw["bf16_inputs"]:
+        t = torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
+        # The interpreter computes through NumPy, which has no bfloat16: hand it the same values
+        # widened (exactly) to float32.
+        return t.float() if device == "cpu" else t.to(device)
+    return torch.from_numpy(np.ascontiguousarray(arr)).to(device)
+
+
+def _from_torch(t: Any) -> np.ndarray:
+    import torch
+
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.detach().cpu().numpy()
+
+
+def run_triton(ex: Example, inputs: dict[str, np.ndarray], interpret: bool, iters: int) -> Execution:
+    if interpret:
+        os.environ["TRITON_INTERPRET"] = "1"
+        os.environ.setdefault("TRITON_CACHE_DIR", str(Path(tempfile.gettempdir()) / "xlate-triton-cache"))
+    try:
+        import torch
+        import triton  # noqa: F401
+    except ImportError as exc:
+        raise Unavailable(f"Triton needs torch and triton: {exc}") from None
+    device = "cpu" if interpret else "cuda"
+    if not interpret and not torch.cuda.is_available():
+        raise Unavailable("no CUDA GPU visible to torch")
+    module = load_module(ex.source("triton"), "interp" if interpret else "gpu")
+    args = {k: _to_torch(v, ex, k, device) for k, v in inputs.items()}
+    outs = module.alloc(**args)
+    module.launch(**args, **outs)
+    if interpret:
+        outputs = {k: _from_torch(v) for k, v in outs.items()}
+        extras = {"note": "bf16 inputs widened to float32 for the interpreter"} if ex.raw.get("bf16_inputs") else {}
+        return Execution(outputs, None, "interpreted on CPU", extras)
+    torch.cuda.synchronize()
+    outputs = {k: _from_torch(v) for k, v in outs.items()}
+    from triton.testing import do_bench
+
+    ms = float(do_bench(lambda: module.launch(**args, **outs), warmup=50, rep=max(100, iters * 10),
+                        return_mode="median"))
+    return Execution(outputs, ms, f"ran on {torch.cuda.get_device_name()}")
+
+
+def _mlx_inputs(ex: Example, inputs: dict[str, np.ndarray]) -> dict[str, Any]:
+    import mlx.core as mx
+
+    out = {}
+    for k, v in inputs.items():
+        if ex.raw.get("bf16_inputs") and k in ex.raw["bf16_inputs"]:
+            out[k] = mx.array(v.view(np.uint16)).view(mx.bfloat16)
+        else:
+            out[k] = mx.array(v)
+    return out
+
+
+def _mlx_outputs(outs: dict[str, Any]) -> dict[str, np.ndarray]:
+    import mlx.core as mx
+
+    return {k: np.array(v.astype(mx.float32) if v.dtype == mx.bfloat16 else v) for k, v in outs.items()}
+
+
+def run_mlx(ex: Example, inputs: dict[str, np.ndarray], iters: int, metal: bool = False) -> Execution:
+    try:
+        import mlx.core as mx
+    except ImportError as exc:
+        raise Unavailable(f"mlx is not installed ({exc}); on Linux install mlx[cpu]") from None
+    if metal and not tools.metal_available():
+        raise Unavailable("no Metal (needs Apple silicon)")
+    module = load_module(ex.source("mlx"), "metal" if metal else "mlx")
+    fn = module.run_metal if metal else module.run
+    args = _mlx_inputs(ex, inputs)
+    outs = fn(**args)
+    mx.eval(*outs.values())
+    outputs = _mlx_outputs(outs)
+    times = []
+    for _ in range(max(3, min(iters, 10))):
+        t0 = time.perf_counter()
+        mx.eval(*fn(**args).values())
+        times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    device = "GPU (Metal)" if metal else ("GPU" if mx.default_device() == mx.gpu else "CPU")
+    return Execution(outputs, times[len(times) // 2], f"ran on {device} (MLX)")
+
+
+# --- Instruction checks ----------------------------------------------------------------------------
+
+
+def found_instructions(asm: str, wanted: list[str]) -> tuple[list[str], list[str]]:
+    """Which of the wanted mnemonics (prefix match on a word boundary) occur in the assembly."""
+    present, missing = [], []
+    for w in wanted:
+        pattern = re.compile(r"(?<![A-Za-z0-9_.])" + re.escape(w))
+        (present if pattern.search(asm) else missing).append(w)
+    return present, missing

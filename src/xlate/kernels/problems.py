@@ -1,0 +1,142 @@
+"""Inputs, NumPy references and traffic counts for every example.
+
+Each problem turns a size tuple into fresh random inputs (NumPy arrays named as the kernels name
+their buffers), computes the reference in float64 where rounding matters, and counts the bytes
+that must cross device memory and the floating-point operations that must be done.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+
+
+def to_bf16_bits(x: np.ndarray) -> np.ndarray:
+    """Round float32 to the nearest bfloat16 (ties to even); return the 16-bit patterns."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))
+    return (rounded >> np.uint32(16)).astype(np.uint16)
+
+
+def from_bf16_bits(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32)
+
+
+@dataclass(frozen=True)
+class Problem:
+    make: Callable[[tuple[int, ...], np.random.Generator], Arrays]
+    reference: Callable[[Arrays], Arrays]
+    bytes_moved: Callable[[tuple[int, ...]], int]
+    flops: Callable[[tuple[int, ...]], int]
+    # rows of a matrix output checked against the reference when it is too large to compute whole
+    sample_rows: int | None = None
+
+
+def _vector_add(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"a": rng.random(n, dtype=np.float32), "b": rng.random(n, dtype=np.float32)}
+
+
+def _reduction(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"x": rng.random(n, dtype=np.float32)}
+
+
+def _matrix(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    rows, cols = size
+    return {"a": rng.standard_normal((rows, cols), dtype=np.float32)}
+
+
+def _histogram(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"data": rng.integers(0, 256, n, dtype=np.uint8)}
+
+
+def _scan(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"x": rng.integers(-50, 51, n, dtype=np.int32)}
+
+
+def _rows(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    rows, cols = size
+    return {"x": rng.standard_normal((rows, cols), dtype=np.float32)}
+
+
+def _rmsnorm(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    out = _rows(size, rng)
+    out["w"] = rng.random(size[1], dtype=np.float32) + np.float32(0.5)
+    return out
+
+
+def _gemm(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    m, n, k = size
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    b = rng.standard_normal((k, n), dtype=np.float32)
+    return {"a": to_bf16_bits(a).reshape(m, k), "b": to_bf16_bits(b).reshape(k, n)}
+
+
+def _streams(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    n = size[0]
+    return {"x": rng.random(n, dtype=np.float32)}
+
+
+def _softmax_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    e = np.exp(v - v.max(axis=1, keepdims=True))
+    return {"y": e / e.sum(axis=1, keepdims=True)}
+
+
+def _rmsnorm_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    scale = 1.0 / np.sqrt((v * v).mean(axis=1, keepdims=True) + 1e-6)
+    return {"y": v * scale * x["w"].astype(np.float64)}
+
+
+def _gemm_ref(x: Arrays) -> Arrays:
+    a = from_bf16_bits(x["a"]).astype(np.float64)
+    b = from_bf16_bits(x["b"]).astype(np.float64)
+    return {"c": a @ b}
+
+
+STREAM_STEPS = 64  # must match the kernels' loop count
+
+
+def _streams_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    for _ in range(STREAM_STEPS):
+        v = v * 0.999 + 0.001
+    return {"y": v}
+
+
+PROBLEMS: dict[str, Problem] = {
+    "vector-add": Problem(_vector_add, lambda x: {"c": x["a"].astype(np.float64) + x["b"]},
+                          lambda s: 12 * s[0], lambda s: s[0]),
+    "reduction": Problem(_reduction, lambda x: {"sum": np.array([x["x"].astype(np.float64).sum()])},
+                         lambda s: 4 * s[0], lambda s: s[0]),
+    "transpose": Problem(_matrix, lambda x: {"t": np.ascontiguousarray(x["a"].T)},
+                         lambda s: 8 * s[0] * s[1], lambda s: 0),
+    "histogram": Problem(_histogram, lambda x: {"bins": np.bincount(x["data"], minlength=256).astype(np.int64)},
+                         lambda s: s[0], lambda s: 0),
+    "scan": Problem(_scan, lambda x: {"y": np.cumsum(x["x"].astype(np.int64))},
+                    lambda s: 8 * s[0], lambda s: s[0]),
+    "softmax": Problem(_rows, _softmax_ref, lambda s: 8 * s[0] * s[1], lambda s: 4 * s[0] * s[1]),
+    "rmsnorm": Problem(_rmsnorm, _rmsnorm_ref, lambda s: 8 * s[0] * s[1] + 4 * s[1], lambda s: 3 * s[0] * s[1]),
+    "gemm": Problem(_gemm, _gemm_ref, lambda s: 2 * (s[0] * s[2] + s[2] * s[1]) + 4 * s[0] * s[1],
+                    lambda s: 2 * s[0] * s[1] * s[2], sample_rows=256),
+    "streams": Problem(_streams, _streams_ref, lambda s: 8 * s[0], lambda s: 2 * STREAM_STEPS * s[0]),
+}
+
+
+def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arrays:
+    """The reference, restricted to `rows` of the output where the problem is checked by sampling."""
+    if rows is None:
+        return PROBLEMS[name].reference(inputs)
+    if name != "gemm":  # only GEMM is sampled; the rest are cheap to check whole
+        raise ValueError(f"{name} is not checked by sampling")
+    part = dict(inputs)
+    part["a"] = inputs["a"][rows]
+    return _gemm_ref(part)
