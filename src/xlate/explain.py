@@ -92,14 +92,14 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
         result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,
                                        end_line=region.end_line, end_column=region.end_column))
-    occurrences = oc.find(tree, source, smap, lines)
+    found = oc.find_entries(tree, source, smap, lines)
+    occurrences = [o for o, _ in found]
     symbols: dict[str, Any] = {}
-    for o in occurrences:
+    for o, e in found:
         result["annotations"].append({"line": o.line, "column": o.column, "symbol": o.symbol, "concept": o.concept,
                                       "equivalents": {"hip": o.hip, "metal": o.metal}})
         if o.symbol not in symbols:
-            e = smap.get(o.symbol)
-            symbols[o.symbol] = {"family": e.family, "kind": e.kind,
+            symbols[o.symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                  "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
                                  "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
     result["symbols"] = symbols

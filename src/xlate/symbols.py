@@ -18,7 +18,7 @@ from typing import Any
 
 from xlate import index as ix
 
-SYMBOLS_VERSION = 2
+SYMBOLS_VERSION = 3
 LAUNCH = "<<<>>>"
 
 # Field order of one entry in the cached JSON (a list per symbol keeps the file small and fast to read).
@@ -132,6 +132,7 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
     symbols: dict[str, list[Any]] = {}
     api_hip: dict[str, str | None] = {}
     api_family: dict[str, str] = {}
+    api_notes: dict[str, str] = {}
 
     # 1. API tables: every listed name, its HIP spelling, a concept by name prefix where one exists.
     families_out = []
@@ -154,6 +155,8 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
             symbols[name] = [cid, hip, metal, fam.family, rel, metal_rel, caveat, metal_cav, "symbol"]
             api_hip[name] = hip
             api_family[name] = fam.family
+            if name in fam.notes:
+                api_notes[name] = " ".join(fam.notes[name].split())
         for header, hip_header in fam.headers.items():
             symbols[header] = [fam_concept, hip_header, None, fam.family, "renamed" if hip_header else "none", None, None, None, "header"]
         if fam.match:
@@ -186,11 +189,16 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
             symbols[name] = [
                 cid, hip, _primary(metal_t), api_family.get(name),
                 (hip_t or {}).get("relation"), (metal_t or {}).get("relation"),
-                (hip_t or {}).get("caveat"), (metal_t or {}).get("caveat"),
+                _join(api_notes.get(name), (hip_t or {}).get("caveat")), (metal_t or {}).get("caveat"),
                 "header" if name.endswith((".h", ".hpp", ".cuh")) else "symbol",
             ]
     return {"version": SYMBOLS_VERSION, "symbols": symbols, "families": families_out,
             "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+
+
+def _join(*parts: str | None) -> str | None:
+    text = " ".join(p for p in parts if p)
+    return text or None
 
 
 def _concept_terms(root: Path) -> dict[str, Any]:

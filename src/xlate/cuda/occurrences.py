@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tree_sitter import Node, Tree
 
 from xlate.rules.base import Occurrence
-from xlate.symbols import LAUNCH, SymbolMap
+from xlate.symbols import LAUNCH, Entry, SymbolMap
 
 # A name, optionally qualified (a::b::c, no spaces around ::), or the opening of a launch.
 _CANDIDATE = re.compile(rb"(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*|<<<")
@@ -92,6 +92,11 @@ def _macro_code(node: Node, rel: int) -> bool:
 
 def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[Occurrence]:
     """Every resolved CUDA symbol in code, in document order."""
+    return [o for o, _ in find_entries(tree, source, smap, lines)]
+
+
+def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
+    """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
     root = tree.root_node
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
@@ -99,7 +104,7 @@ def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = N
     aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)}
     get = smap.get
     namespaces = smap.namespaces
-    out: list[Occurrence] = []
+    out: list[tuple[Occurrence, Entry]] = []
 
     for m in _INCLUDE.finditer(source):
         start, end = m.span(1)
@@ -112,7 +117,7 @@ def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = N
         entry = get(header) or get(header.rsplit("/", 1)[-1])
         if entry is not None:
             line, col = lines.position(start)
-            out.append(Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node))
+            out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node), entry))
 
     for m in _CANDIDATE.finditer(source):
         raw = m.group()
@@ -123,7 +128,7 @@ def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = N
                 entry = get(LAUNCH)
                 if entry is not None:
                     line, col = lines.position(start)
-                    out.append(Occurrence(line, col, LAUNCH, entry.concept, entry.hip, entry.metal, node.parent))
+                    out.append((Occurrence(line, col, LAUNCH, entry.concept, entry.hip, entry.metal, node.parent), entry))
             continue
         text = raw.decode("ascii")
         entry = get(text)
@@ -150,8 +155,8 @@ def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = N
         else:
             continue  # comment, string, field name, or a token that only looks like one
         line, col = lines.position(start)
-        out.append(Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node))
-    out.sort(key=lambda o: (o.line, o.column))
+        out.append((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node), entry))
+    out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
 
 

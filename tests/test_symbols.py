@@ -1,0 +1,141 @@
+"""The SymbolMap: glossary concepts plus the HIPIFY-derived API tables, with curated exceptions."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from xlate import api, symbols
+from xlate import glossary as gl
+from xlate.glossary import default_root
+
+ROOT = default_root()
+
+
+@pytest.fixture(scope="module")
+def smap() -> symbols.SymbolMap:
+    return symbols.load(ROOT)
+
+
+def test_at_least_two_thousand_distinct_cuda_symbols(smap: symbols.SymbolMap) -> None:
+    assert len(set(smap.names())) >= 2000
+
+
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cudaMalloc", "hipMalloc"),
+        ("cudaMallocHost", "hipHostMalloc"),  # exception to the cuda -> hip rule
+        ("cudaFreeHost", "hipHostFree"),
+        ("cudaEventCreateWithFlags", "hipEventCreateWithFlags"),
+        ("cudaDevAttrMultiProcessorCount", "hipDeviceAttributeMultiprocessorCount"),
+        ("cudaErrorMemoryAllocation", "hipErrorOutOfMemory"),
+        ("__nv_bfloat16", "__hip_bfloat16"),
+        ("nvrtcGetPTX", "hiprtcGetCode"),
+        ("cuda_runtime.h", "hip/hip_runtime.h"),
+    ],
+)
+def test_listed_names_and_exceptions(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
+    entry = smap.get(cuda)
+    assert entry is not None and entry.hip == hip
+
+
+@pytest.mark.parametrize("name", ["cudaThreadGetLimit", "cudaGraphConditionalHandleCreate", "__vadd2", "nvrtcGetLTOIR"])
+def test_names_without_hip_equivalent_map_to_none(smap: symbols.SymbolMap, name: str) -> None:
+    entry = smap.get(name)
+    assert entry is not None and entry.hip is None and entry.hip_relation == "none"
+
+
+def test_event_create_with_flags_note(smap: symbols.SymbolMap) -> None:
+    # cudaEventCreate(&e, flags) is the C++ overload; HIP spells the flagged form hipEventCreateWithFlags.
+    note = smap.get("cudaEventCreate")
+    assert note is not None and note.hip == "hipEventCreate"
+    assert note.hip_caveat and "hipEventCreateWithFlags" in note.hip_caveat
+
+
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cublasDgemm", "hipblasDgemm"),
+        ("CUBLAS_OP_T", "HIPBLAS_OP_T"),
+        ("curandGenerateUniform", "hiprandGenerateUniform"),
+        ("cufftExecC2C", "hipfftExecC2C"),
+        ("cusparseSpMV", "hipsparseSpMV"),
+        ("cusolverDnSgetrf", "hipsolverDnSgetrf"),
+        ("cub::BlockReduce", "hipcub::BlockReduce"),
+        ("thrust::sort", "thrust::sort"),
+        ("ncclAllReduce", "ncclAllReduce"),
+        ("nvcuda::wmma::mma_sync", "rocwmma::mma_sync"),
+    ],
+)
+def test_family_rules(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
+    entry = smap.get(cuda)
+    assert entry is not None and entry.hip == hip
+
+
+def test_cudnn_is_not_a_rename(smap: symbols.SymbolMap) -> None:
+    entry = smap.get("cudnnSoftmaxForward")
+    assert entry is not None
+    assert entry.hip is None or not entry.hip.startswith("hipdnn")
+    assert entry.hip_relation in ("none", "approximate")
+    assert entry.concept in (None, "dnn")
+
+
+def test_unrelated_names_are_unknown(smap: symbols.SymbolMap) -> None:
+    for name in ("cursor", "cudaCheck", "myKernel", "std::min", "current"):
+        assert smap.get(name) is None, name
+
+
+def test_every_glossary_cuda_symbol_is_in_the_map(smap: symbols.SymbolMap) -> None:
+    g = gl.load(ROOT)
+    for cid, concept in g.concepts.items():
+        for name in concept.terms.cuda.symbols:
+            entry = smap.get(name)
+            assert entry is not None, name
+            assert entry.concept == cid, (name, entry.concept, cid)
+            hip = concept.terms.hip
+            if hip.relation.value == "none":
+                assert entry.hip is None or entry.family is not None, name
+
+
+def test_api_tables_validate_and_cite_hipify() -> None:
+    tables = api.load(ROOT)
+    assert tables.problems == []
+    sources = {f.family: f.source for f in tables.families}
+    assert "github.com/ROCm/HIPIFY" in sources["cuda-runtime"]
+    assert "github.com/ROCm/HIPIFY" in sources["cuda-device"]
+
+
+def test_api_problems_carry_file_and_line(tmp_path: Path) -> None:
+    folder = tmp_path / "glossary" / "api"
+    folder.mkdir(parents=True)
+    (folder / "demo.yaml").write_text(
+        "family: demo\ntitle: Demo\nsource: https://github.com/ROCm/HIPIFY\n"
+        "rename: [[cuda, hip]]\nrenamed: [cudaA, fooB]\nunsupported: [cudaA]\nsurprise: 1\n"
+    )
+    tables = api.load(tmp_path / "glossary")
+    shown = [str(p) for p in tables.problems]
+    assert any("demo.yaml:7" in s and "surprise" in s for s in shown), shown
+    (folder / "demo.yaml").write_text(
+        "family: demo\ntitle: Demo\nsource: https://github.com/ROCm/HIPIFY\n"
+        "rename: [[cuda, hip]]\nrenamed: [cudaA,\n  fooB]\nunsupported: [cudaA]\n"
+    )
+    shown = [str(p) for p in api.load(tmp_path / "glossary").problems]
+    assert any("demo.yaml:6" in s and "fooB" in s for s in shown), shown
+    assert any("demo.yaml:7" in s and "listed twice" in s for s in shown), shown
+
+
+def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "glossary"
+    shutil.copytree(ROOT, root)
+    first = symbols.load(root)
+    assert first.get("cudaMallocHost").hip == "hipHostMalloc"
+    table = root / "api" / "cuda-runtime.yaml"
+    table.write_text(table.read_text().replace("cudaMallocHost: hipHostMalloc", "cudaMallocHost: hipMallocHostChanged"))
+    second = symbols.load(root)
+    assert second.content_hash != first.content_hash
+    assert second.get("cudaMallocHost").hip == "hipMallocHostChanged"
+    assert list((tmp_path / "cache" / "xlate").glob("symbols-*.json"))
