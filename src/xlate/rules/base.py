@@ -61,6 +61,9 @@ class SourceView:
     source: bytes
     tree: Tree
     occurrences: list[Occurrence] = field(default_factory=list)
+    # Caches shared by all rules: one walk of the tree, one qualifier lookup per function.
+    _by_type: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
+    _device_fn: dict[tuple[int, int], bool] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -90,6 +93,117 @@ class SourceView:
             else:
                 return
 
+    def nodes(self, *types: str) -> list[Node]:
+        """Named nodes of the given types in document order, from one shared walk of the tree.
+
+        Rules ask for the few node types they inspect instead of each walking the whole tree.
+        """
+        if self._by_type is None:
+            index: dict[str, list[Node]] = {}
+            for node in self.walk():
+                if node.is_named:
+                    index.setdefault(node.type, []).append(node)
+            self._by_type = index
+        if len(types) == 1:
+            return self._by_type.get(types[0], [])
+        found = [n for t in types for n in self._by_type.get(t, [])]
+        found.sort(key=lambda n: n.start_byte)
+        return found
+
+    def in_device_code(self, node: Node) -> bool:
+        """True inside the body or signature of a __global__ or __device__ function."""
+        fn = enclosing_function(node)
+        while fn is not None:
+            key = (fn.start_byte, fn.end_byte)
+            if key not in self._device_fn:
+                self._device_fn[key] = bool(function_qualifiers(fn) & {"__global__", "__device__"})
+            if self._device_fn[key]:
+                return True
+            # A lambda or local class inside a kernel is device code too.
+            fn = enclosing_function(fn)
+        return False
+
+
+def ancestors(node: Node) -> Iterator[Node]:
+    """Parents of a node, nearest first."""
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def enclosing_function(node: Node) -> Node | None:
+    """The nearest function_definition that contains the node, or None at file scope."""
+    for parent in ancestors(node):
+        if parent.type == "function_definition":
+            return parent
+    return None
+
+
+def function_qualifiers(fn: Node) -> set[str]:
+    """CUDA execution-space qualifiers of a function_definition (__global__, __device__, __host__)."""
+    found: set[str] = set()
+    for child in fn.children:
+        if child.type in ("__global__", "__device__", "__host__"):
+            found.add(child.type)
+        elif child.type == "function_declarator" or child.type == "compound_statement":
+            break
+    return found
+
+
+def is_kernel(fn: Node) -> bool:
+    return "__global__" in function_qualifiers(fn)
+
+
+def call_name(call: Node) -> str:
+    """The called name of a call_expression without namespaces or template arguments.
+
+    `cuda::memcpy_async(...)` gives "memcpy_async", `grid.sync()` gives "sync", `f<T>(x)` gives "f".
+    """
+    fn = call.child_by_field_name("function")
+    if fn is None:
+        return ""
+    return _last_name(fn)
+
+
+def call_qualified_name(call: Node) -> str:
+    """The called name with its namespace path, e.g. "cuda::memcpy_async" or "cg::this_grid"."""
+    fn = call.child_by_field_name("function")
+    if fn is None:
+        return ""
+    if fn.type == "template_function":
+        fn = fn.child_by_field_name("name") or fn
+    if fn.type == "qualified_identifier":
+        return (fn.text or b"").decode("utf-8", errors="replace").split("<", 1)[0].replace(" ", "")
+    return _last_name(fn)
+
+
+def call_arguments(call: Node) -> list[Node]:
+    """The argument expressions of a call_expression (comments excluded)."""
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return []
+    return [c for c in args.named_children if c.type != "comment"]
+
+
+def _last_name(node: Node) -> str:
+    while True:
+        if node.type in ("identifier", "field_identifier", "type_identifier", "namespace_identifier"):
+            return (node.text or b"").decode("utf-8", errors="replace")
+        if node.type == "qualified_identifier":
+            nxt = node.child_by_field_name("name")
+        elif node.type == "field_expression":
+            nxt = node.child_by_field_name("field")
+        elif node.type in ("template_function", "template_method"):
+            nxt = node.child_by_field_name("name")
+        elif node.type == "parenthesized_expression":
+            nxt = node.named_children[0] if node.named_children else None
+        else:
+            return ""
+        if nxt is None:
+            return ""
+        node = nxt
+
 
 class Rule:
     """Base class for hazard rules. Subclasses set the documentation fields and implement check()."""
@@ -103,14 +217,28 @@ class Rule:
     example: ClassVar[str]  # CUDA code that triggers it
     fix: ClassVar[str]  # what to write instead (prose, optionally with code)
     fixed_example: ClassVar[str] = ""
+    concepts: ClassVar[tuple[str, ...]] = ()  # glossary concept ids the docs page links to
+    references: ClassVar[tuple[str, ...]] = ()  # official documentation the rule is based on
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         raise NotImplementedError
 
-    def hazard(self, src: SourceView, node: Node, message: str) -> Hazard:
+    def hazard(
+        self, src: SourceView, node: Node, message: str, backends: tuple[str, ...] | None = None
+    ) -> Hazard:
+        """A finding at a node; `backends` narrows the rule's backends for this one finding."""
         line, column = src.position(node)
         end_row, _ = node.end_point
-        return Hazard(line, column, self.code, self.name, self.severity, self.backends, message, end_line=end_row + 1)
+        return Hazard(
+            line,
+            column,
+            self.code,
+            self.name,
+            self.severity,
+            backends or self.backends,
+            message,
+            end_line=end_row + 1,
+        )
 
 
 REGISTRY: dict[str, Rule] = {}

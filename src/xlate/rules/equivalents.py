@@ -1,0 +1,86 @@
+"""Rules fed by the symbol map: CUDA symbols that have no equivalent on a backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xlate.rules.base import Hazard, Occurrence, Rule, Severity, SourceView, register
+
+HIPIFY_TABLES = "https://github.com/ROCm/HIPIFY"
+
+
+def _missing(src: SourceView, backend: str) -> Iterable[Occurrence]:
+    seen: set[tuple[int, str]] = set()
+    for occ in src.occurrences:
+        if getattr(occ, backend) is not None:
+            continue
+        key = (occ.line, occ.symbol)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield occ
+
+
+def _about(occ: Occurrence) -> str:
+    return f" ({occ.concept})" if occ.concept else ""
+
+
+@register
+class NoHipEquivalent(Rule):
+    code = "XL090"
+    name = "no-hip-equivalent"
+    severity = Severity.warning
+    backends = ("hip",)
+    references = (HIPIFY_TABLES,)
+    summary = "A CUDA symbol that the glossary's symbol map marks as having no HIP equivalent."
+    why = (
+        "HIP mirrors most of the CUDA runtime, driver and device APIs under `hip` names, but not all of "
+        "it: some APIs are NVIDIA-specific (hardware features, driver internals, libraries without a ROCm "
+        "counterpart). A mechanical rename leaves these calls unresolved at compile or link time."
+    )
+    example = "cudaCtxResetPersistingL2Cache();\n"
+    fix = (
+        "Look the symbol up (`xlate lookup SYMBOL`) for the closest concept on AMD, remove the call if it "
+        "is only a performance hint, or keep it in an NVIDIA-only branch."
+    )
+    fixed_example = (
+        "#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__CUDACC__)\n"
+        "cudaCtxResetPersistingL2Cache();\n"
+        "#endif\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for occ in _missing(src, "hip"):
+            yield Hazard(
+                occ.line, occ.column, self.code, self.name, self.severity, self.backends,
+                f"{occ.symbol}{_about(occ)} has no HIP equivalent: find the AMD counterpart with "
+                f"`xlate lookup {occ.symbol}` or keep it in an NVIDIA-only branch",
+            )
+
+
+@register
+class NoMetalEquivalent(Rule):
+    code = "XL091"
+    name = "no-metal-equivalent"
+    severity = Severity.info
+    backends = ("metal",)
+    summary = "A CUDA symbol that the glossary's symbol map marks as having no Metal or MLX equivalent."
+    why = (
+        "Metal is a different API, not a renamed CUDA: many device functions map to MSL built-ins and "
+        "many host calls to Metal or MLX objects, but some CUDA facilities (for example device-side "
+        "launches, clusters, some library routines) have nothing comparable on Apple GPUs."
+    )
+    example = "cudaLaunchCooperativeKernel((void*)k, grid, block, args);\n"
+    fix = (
+        "Restructure the code around what Metal offers (separate dispatches, threadgroup memory, MLX "
+        "operations); `xlate lookup SYMBOL` shows the concept and the closest Apple construct if any."
+    )
+    fixed_example = "// encode one compute dispatch per phase in the same command buffer\n"
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for occ in _missing(src, "metal"):
+            yield Hazard(
+                occ.line, occ.column, self.code, self.name, self.severity, self.backends,
+                f"{occ.symbol}{_about(occ)} has no Metal/MLX equivalent: restructure for Metal "
+                f"(`xlate lookup {occ.symbol}` shows the closest concept)",
+            )

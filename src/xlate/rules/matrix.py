@@ -1,0 +1,87 @@
+"""Matrix-core rules: warp-level matrix fragments and their layouts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xlate.rules.asm import asm_template
+from xlate.rules.base import Hazard, Rule, Severity, SourceView, register
+from xlate.rules.syntax import text
+
+HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
+ROCWMMA = "https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"
+MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
+
+WMMA_FUNCS = frozenset({"load_matrix_sync", "store_matrix_sync", "mma_sync", "fill_fragment", "bmma_sync"})
+MMA_ASM = ("mma.sync", "wgmma.", "ldmatrix", "stmatrix", "tcgen05.", "mma.sp")
+
+
+@register
+class TensorCoreFragment(Rule):
+    code = "XL060"
+    name = "tensor-core-fragment"
+    severity = Severity.warning
+    backends = ("hip", "metal")
+    concepts = ("matrix-fragment-api", "warp-mma", "tensor-core")
+    references = (HIP_EXT, ROCWMMA, MSL_SPEC)
+    summary = "Warp matrix fragments (`nvcuda::wmma`) and inline `mma`/`wgmma`/`ldmatrix` tensor-core code."
+    why = (
+        "WMMA fragments are opaque per-warp tiles (16x16x16 and friends) whose element-to-lane layout is "
+        "NVIDIA's and is sized for 32 lanes. HIP itself has no warp matrix functions; AMD's equivalents "
+        "are rocWMMA (a similar fragment API) or MFMA intrinsics, which run on 64-lane wavefronts with "
+        "their own shapes and register layouts. Metal's `simdgroup_matrix` works on 8x8 tiles per "
+        "32-thread SIMD-group. Code that indexes fragment elements (`frag.x[i]`) or hand-writes "
+        "`mma.sync` / `wgmma` PTX assumes NVIDIA's layout and does not port."
+    )
+    example = (
+        "#include <mma.h>\n"
+        "using namespace nvcuda;\n"
+        "__global__ void tile(const half* a, const half* b, float* c) {\n"
+        "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+        "  wmma::load_matrix_sync(fa, a, 16);\n"
+        "}\n"
+    )
+    fix = (
+        "On AMD, port to rocWMMA (`rocwmma::fragment`, `rocwmma::mma_sync`) or to a library GEMM "
+        "(hipBLASLt, Composable Kernel); on Apple, use `simdgroup_matrix<half, 8, 8>` with "
+        "`simdgroup_multiply_accumulate`, or MLX/MPS matrix multiplication. Never depend on which lane "
+        "holds which fragment element."
+    )
+    fixed_example = (
+        "#include <rocwmma/rocwmma.hpp>\n"
+        "__global__ void tile(const half* a, const half* b, float* c) {\n"
+        "  rocwmma::fragment<rocwmma::matrix_a, 16, 16, 16, half, rocwmma::row_major> fa;\n"
+        "  rocwmma::load_matrix_sync(fa, a, 16);\n"
+        "}\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        lines: set[int] = set()
+
+        def once(row: int) -> bool:
+            if row in lines:
+                return False
+            lines.add(row)
+            return True
+
+        for inc in src.nodes("preproc_include"):
+            path = inc.child_by_field_name("path")
+            if path is not None and text(path).strip('<>"') == "mma.h" and once(inc.start_point[0]):
+                yield self.hazard(src, inc, "<mma.h> is NVIDIA's warp matrix API: use rocWMMA on AMD, "
+                                            "simdgroup_matrix (8x8) on Metal")
+        for node in src.nodes("namespace_identifier", "identifier", "type_identifier"):
+            name = text(node)
+            hit = name == "wmma" and (node.type == "namespace_identifier" or (
+                node.parent is not None and node.parent.type in ("qualified_identifier", "nested_namespace_specifier")))
+            hit = hit or (name in WMMA_FUNCS and node.type == "identifier")
+            if hit and once(node.start_point[0]):
+                yield self.hazard(
+                    src, node,
+                    f"{'wmma fragment API' if name == 'wmma' else name}: NVIDIA fragment shapes and lane layouts; "
+                    "port to rocWMMA/MFMA (64-lane) on AMD and simdgroup_matrix 8x8 on Metal",
+                )
+        for asm in src.nodes("gnu_asm_expression"):
+            tmpl = asm_template(asm)
+            if any(m in tmpl for m in MMA_ASM) and once(asm.start_point[0]):
+                yield self.hazard(src, asm, "inline tensor-core PTX (mma/wgmma/ldmatrix) assumes NVIDIA register "
+                                            "layouts: use rocWMMA/MFMA on AMD and simdgroup_matrix on Metal")

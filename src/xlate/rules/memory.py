@@ -1,0 +1,272 @@
+"""Memory rules: shared-memory capacity and texture/surface objects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tree_sitter import Node
+
+from xlate.rules.base import (
+    Hazard,
+    Rule,
+    Severity,
+    SourceView,
+    call_arguments,
+    call_name,
+    enclosing_function,
+    is_kernel,
+    register,
+)
+from xlate.rules.syntax import evaluate, file_constants, has_qualifier, name_nodes, strip_parens, text, type_bytes
+
+AMD_GPU_SPECS = "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"
+METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxthreadgroupmemorylength"
+METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
+HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
+
+# Per-block limits the rule compares against. They are rule settings, documented with their sources:
+# LDS per CU on CDNA3 (MI300X/MI325X, gfx942) per AMD's GPU specification table, and Apple's
+# maximum threadgroup memory per compute kernel (maxThreadgroupMemoryLength, Metal feature set tables).
+CDNA3_LDS_BYTES = 64 * 1024
+METAL_THREADGROUP_BYTES = 32 * 1024
+
+
+def _kib(n: int) -> str:
+    return f"{n / 1024:.1f} KiB" if n % 1024 else f"{n // 1024} KiB"
+
+
+def _backends_over(total: int) -> tuple[str, ...]:
+    if total > CDNA3_LDS_BYTES:
+        return ("hip", "metal")
+    if total > METAL_THREADGROUP_BYTES:
+        return ("metal",)
+    return ()
+
+
+def _limits_text(backends: tuple[str, ...]) -> str:
+    parts = []
+    if "hip" in backends:
+        parts.append("64 KiB of LDS per CU on CDNA3 (MI300X)")
+    if "metal" in backends:
+        parts.append("32 KiB of threadgroup memory on Apple GPUs")
+    return " and ".join(parts)
+
+
+@register
+class SharedMemoryCapacity(Rule):
+    code = "XL040"
+    name = "shared-memory-capacity"
+    severity = Severity.warning
+    backends = ("hip", "metal")
+    concepts = ("shared-memory", "dynamic-shared-memory")
+    references = (AMD_GPU_SPECS, METAL_TG_LIMIT, METAL_FEATURE_TABLES)
+    summary = "Shared memory per block above 64 KiB (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory)."
+    why = (
+        "Hopper and Blackwell let a block opt in to up to 227 KiB of shared memory "
+        "(`cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`). An MI300X "
+        "compute unit has 64 KiB of LDS (CDNA4 parts such as MI355X have 160 KiB), and Apple GPUs allow "
+        "32 KiB of threadgroup memory per compute kernel. A kernel tiled for more fails to launch (HIP) "
+        "or to build its pipeline (Metal). The rule adds up `__shared__` arrays whose sizes it can "
+        "evaluate and checks dynamic sizes requested with a constant."
+    )
+    example = (
+        "__global__ void gemm(const float* a, const float* b, float* c) {\n"
+        "  __shared__ float as[128][64];\n"
+        "  __shared__ float bs[64][128];\n"
+        "}\n"
+    )
+    fix = (
+        "Pick tile sizes per target so that the tiles fit the smallest limit you support (query "
+        "`hipDeviceProp_t::sharedMemPerBlock` or `maxThreadgroupMemoryLength` at run time), use "
+        "half-precision tiles, or split the K loop into more stages with smaller tiles."
+    )
+    fixed_example = (
+        "template <int BM, int BN, int BK>\n"
+        "__global__ void gemm(const float* a, const float* b, float* c) {\n"
+        "  __shared__ float as[BM][BK];  // BM=64, BK=32 on Metal: 8 KiB\n"
+        "  __shared__ float bs[BK][BN];\n"
+        "}\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        consts = file_constants(src)
+        static_by_fn: dict[tuple[int, int], tuple[Node, int]] = {}
+        kernel_static: dict[str, int] = {}
+        for decl in src.nodes("declaration"):
+            if not has_qualifier(decl, "__shared__") or has_qualifier(decl, "extern"):
+                continue
+            size = self._declaration_bytes(decl, consts)
+            if size is None:
+                continue
+            fn = enclosing_function(decl)
+            if fn is None:
+                if _backends_over(size):
+                    yield self._over(src, decl, size, "static __shared__ array")
+                continue
+            key = (fn.start_byte, fn.end_byte)
+            first, total = static_by_fn.get(key, (decl, 0))
+            before, total = total, total + size
+            static_by_fn[key] = (first, total)
+            if _backends_over(total) != _backends_over(before):
+                yield self._over(src, decl, total, "static __shared__ memory of this function")
+            if is_kernel(fn):
+                declarator = fn.child_by_field_name("declarator")
+                name = declarator.child_by_field_name("declarator") if declarator is not None else None
+                if name is not None:
+                    kernel_static[text(name)] = total
+
+        for call in src.nodes("call_expression"):
+            name = call_name(call)
+            args = call_arguments(call)
+            if name in ("cudaFuncSetAttribute", "cuFuncSetAttribute") and len(args) >= 3:
+                if not any(a.type in ("identifier", "qualified_identifier") and text(a).endswith(
+                        ("MaxDynamicSharedMemorySize", "MAX_DYNAMIC_SHARED_SIZE_BYTES")) for a in args[:2]):
+                    continue
+                value = evaluate(args[2], consts)
+                if value is None:
+                    continue
+                kernel = text(strip_parens(args[0])).lstrip("&(").split("<")[0].strip(") ")
+                total = value + kernel_static.get(kernel, 0)
+                if _backends_over(total):
+                    yield self._over(src, args[2], total, f"dynamic shared memory opted in for '{kernel}'")
+        for launch in src.nodes("kernel_call_syntax"):
+            config = [c for c in launch.named_children if c.type != "comment"]
+            if len(config) < 3:
+                continue
+            value = evaluate(config[2], consts)
+            if value is None:
+                continue
+            call = launch.parent
+            kernel = call_name(call) if call is not None else ""
+            total = value + kernel_static.get(kernel, 0)
+            if _backends_over(total):
+                yield self._over(src, config[2], total, f"shared memory of launch of '{kernel}'")
+
+    def _over(self, src: SourceView, node: Node, total: int, what: str) -> Hazard:
+        backends = _backends_over(total)
+        return self.hazard(
+            src, node,
+            f"{what} is {_kib(total)}, above {_limits_text(backends)}: use smaller tiles per target",
+            backends=backends,
+        )
+
+    @staticmethod
+    def _declaration_bytes(decl: Node, consts: dict[str, int]) -> int | None:
+        type_node = decl.child_by_field_name("type")
+        if type_node is None:
+            return None
+        elem = type_bytes(text(type_node))
+        if elem is None:
+            return None
+        total = 0
+        for d in decl.children_by_field_name("declarator"):
+            cur = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            count = 1
+            while cur is not None and cur.type == "array_declarator":
+                size = cur.child_by_field_name("size")
+                value = evaluate(size, consts) if size is not None else None
+                if value is None:
+                    return None
+                count *= value
+                cur = cur.child_by_field_name("declarator")
+            total += count * elem
+        return total
+
+
+TEXTURE_NAMES = frozenset({
+    "tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap", "texCubemapLayered",
+    "tex2Dgather", "tex1DLod", "tex2DLod", "tex3DLod", "tex1DGrad", "tex2DGrad", "tex3DGrad",
+    "surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread", "surf3Dwrite",
+    "surf2DLayeredread", "surf2DLayeredwrite", "surfCubemapread", "surfCubemapwrite",
+    "cudaTextureObject_t", "cudaSurfaceObject_t", "cudaCreateTextureObject", "cudaCreateSurfaceObject",
+    "cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray", "texture", "surface",
+})
+
+
+@register
+class TextureObject(Rule):
+    code = "XL041"
+    name = "texture-object"
+    severity = Severity.warning
+    backends = ("hip", "metal")
+    concepts = ("texture-memory",)
+    references = (HIP_EXT,)
+    summary = "Texture and surface objects or references, and their fetch functions."
+    why = (
+        "HIP implements texture objects, but texture support is partial and some AMD devices have no image "
+        "hardware at all (HIP defines `__HIP_NO_IMAGE_SUPPORT` and reports "
+        "`hipDeviceAttributeImageSupport`); legacy texture references are deprecated. In Metal, textures "
+        "are typed kernel arguments (`texture2d<float, access::sample>`) with separate sampler objects, so "
+        "`tex2D(obj, x, y)` calls need rewriting, not renaming."
+    )
+    example = (
+        "__global__ void blur(cudaTextureObject_t img, float* out, int w) {\n"
+        "  int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  out[x] = tex2D<float>(img, x + 0.5f, 0.5f);\n"
+        "}\n"
+    )
+    fix = (
+        "For compute kernels, read plain global memory (`const float* __restrict__`) and do the "
+        "interpolation in code; that is portable everywhere. If filtering hardware matters, check image "
+        "support on the AMD target and map to `texture2d` plus `sampler` on Metal."
+    )
+    fixed_example = (
+        "__global__ void blur(const float* __restrict__ img, float* out, int w) {\n"
+        "  int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  out[x] = img[x];\n"
+        "}\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for node in name_nodes(src, TEXTURE_NAMES):
+            name = text(node)
+            if name in ("texture", "surface"):
+                # only the legacy template `texture<T, dim, mode>` / `surface<void, dim>`, not any variable
+                parent = node.parent
+                if parent is None or parent.type != "template_type":
+                    continue
+            yield self.hazard(
+                src, node,
+                f"{name}: texture support on HIP is partial and absent on some AMD GPUs (__HIP_NO_IMAGE_SUPPORT); "
+                "Metal binds textures as typed arguments with samplers: read global memory instead or rewrite",
+            )
+
+
+L2_NAMES = frozenset({
+    "cudaAccessPolicyWindow", "cudaStreamAttributeAccessPolicyWindow", "cudaKernelNodeAttributeAccessPolicyWindow",
+    "cudaLaunchAttributeAccessPolicyWindow", "cudaLimitPersistingL2CacheSize", "cudaCtxResetPersistingL2Cache",
+    "cudaAccessPropertyPersisting", "cudaAccessPropertyStreaming", "cudaDevAttrMaxPersistingL2CacheSize",
+    "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW", "CUaccessPolicyWindow",
+})
+CUDA_BEST_PRACTICES = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
+
+
+@register
+class L2Persistence(Rule):
+    code = "XL042"
+    name = "l2-persistence"
+    severity = Severity.info
+    backends = ("metal",)
+    concepts = ("l2-cache",)
+    references = (CUDA_BEST_PRACTICES,)
+    summary = "L2 persistence controls: access policy windows and the persisting-L2 carve-out."
+    why = (
+        "Since Ampere, CUDA lets a stream or kernel mark a memory window as persisting in L2 "
+        "(`cudaAccessPolicyWindow`, `cudaLimitPersistingL2CacheSize`). Metal exposes no control over "
+        "GPU cache residency, so these hints have nothing to map to; they are performance hints, so the "
+        "port still runs without them."
+    )
+    example = (
+        "cudaStreamAttrValue attr = {};\n"
+        "attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;\n"
+        "cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr);\n"
+    )
+    fix = "Drop the hint on Metal (and measure); improve locality by tiling or by reusing data within a dispatch instead."
+    fixed_example = "// no cache-residency hint: rely on tiling for reuse\n"
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for node in name_nodes(src, L2_NAMES):
+            yield self.hazard(
+                src, node,
+                f"{text(node)} is an L2 persistence hint; Metal has no cache-residency control: drop it there",
+            )

@@ -1,0 +1,84 @@
+"""Which expressions carry a thread or lane index, so that warp-width rules only fire in that context.
+
+A literal 32 is a warp width only when it meets a thread index: `threadIdx.x & 31` is, `n % 32` is not.
+An expression counts as a thread index when it mentions `threadIdx`, a lane or thread id builtin, a
+variable whose name says so (`lane`, `tid`, `thread_id`, ...), or a local variable initialised from one
+of those (followed through the function, so `int t = threadIdx.x; int l = t & 31;` is caught).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from xlate.rules.base import SourceView, enclosing_function
+from xlate.rules.syntax import declarator_name, names_in, text
+
+THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank", "__lane_id"})
+_THREAD_NAME = re.compile(r"(?i)^(.*_)?(tid|tidx|lane|lane_?id|laneidx|lane_?idx|thread_?id|thread_?idx|ltid|gtid)(_.*)?$")
+LANE_NAME = re.compile(r"(?i)(lane|warp_?id|^wid$|warp_?idx|^warp$)")
+
+
+def is_thread_name(name: str) -> bool:
+    return name in THREAD_BUILTINS or bool(_THREAD_NAME.match(name))
+
+
+def thread_variables(src: SourceView, fn: Node | None) -> frozenset[str]:
+    """Local names in a function whose value derives from a thread index (fixed point over declarations)."""
+    if fn is None:
+        return frozenset()
+    cache: dict[tuple[int, int], frozenset[str]] = getattr(src, "_xl_thread_vars", None) or {}
+    key = (fn.start_byte, fn.end_byte)
+    if key in cache:
+        return cache[key]
+    pairs: list[tuple[str, Node]] = []
+    stack = [fn]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "init_declarator":
+            ident = declarator_name(cur)
+            value = cur.child_by_field_name("value")
+            if ident is not None and value is not None:
+                pairs.append((text(ident), value))
+        elif cur.type == "assignment_expression":
+            left = cur.child_by_field_name("left")
+            right = cur.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "identifier":
+                pairs.append((text(left), right))
+        stack.extend(cur.named_children)
+    tainted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, value in pairs:
+            if name in tainted:
+                continue
+            if any(_is_thread_ref(text(n), tainted) for n in names_in(value)):
+                tainted.add(name)
+                changed = True
+    result = frozenset(tainted)
+    cache[key] = result
+    object.__setattr__(src, "_xl_thread_vars", cache)
+    return result
+
+
+def _is_thread_ref(name: str, tainted: set[str] | frozenset[str]) -> bool:
+    return is_thread_name(name) or name in tainted
+
+
+def is_thread_expr(src: SourceView, node: Node) -> bool:
+    """Whether an expression involves a thread/lane index (directly or through a derived local)."""
+    tainted = thread_variables(src, enclosing_function(node))
+    for ident in names_in(node):
+        name = text(ident)
+        if ident.type == "field_identifier":
+            continue  # `.x` of threadIdx.x is judged by its object, not by the field name
+        if _is_thread_ref(name, tainted):
+            return True
+    return False
+
+
+def is_lane_expr(node: Node) -> bool:
+    """Whether an expression names a lane or warp index (`lane`, `lane_id`, `warp_id`, `wid`)."""
+    return any(LANE_NAME.search(text(n)) for n in names_in(node) if n.type == "identifier")

@@ -1,0 +1,383 @@
+"""Warp-width rules: code that assumes a 32-lane warp or a compile-time warp size."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tree_sitter import Node
+
+from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, enclosing_function, register
+from xlate.rules.syntax import has_qualifier, int_literal, names_in, operator, strip_parens, text
+from xlate.rules.threadctx import is_lane_expr, is_thread_expr
+
+HIP_WARP_DOCS = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
+HIP_PORTING = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"
+AMD_GPU_SPECS = "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"
+
+SHUFFLE_DELTA = {
+    "__shfl_down_sync": 2, "__shfl_up_sync": 2, "__shfl_xor_sync": 2,
+    "__shfl_down": 1, "__shfl_up": 1, "__shfl_xor": 1,
+}
+SHUFFLE_WIDTH = {
+    "__shfl_sync": 3, "__shfl_down_sync": 3, "__shfl_up_sync": 3, "__shfl_xor_sync": 3,
+    "__shfl": 2, "__shfl_down": 2, "__shfl_up": 2, "__shfl_xor": 2,
+}
+
+# (operator, literal) pairs that read as "lane within a 32-wide warp" or "warp index" next to a thread index.
+WARP_ARITH = {("&", 31): "lane index (x & 31)", ("%", 32): "lane index (x % 32)",
+              ("/", 32): "warp index (x / 32)", (">>", 5): "warp index (x >> 5)"}
+
+
+@register
+class HardcodedWarpSize(Rule):
+    code = "XL001"
+    name = "hardcoded-warp-size"
+    severity = Severity.warning
+    backends = ("hip",)
+    concepts = ("warp-size", "lane-id", "warp-shuffle")
+    references = (HIP_WARP_DOCS, AMD_GPU_SPECS)
+    summary = "A literal 32 (or 31, 5, 16) used as the warp width next to a thread or lane index."
+    why = (
+        "CUDA warps always have 32 threads, so lane and warp indices are often written as `tid & 31`, "
+        "`tid % 32`, `tid >> 5` or `tid / 32`, shuffle reductions start at offset 16, and per-warp scratch "
+        "arrays get 32 slots. AMD CDNA GPUs (MI200, MI300) run 64-lane wavefronts, and RDNA runs 32. With "
+        "a fixed 32, lanes 32-63 compute the wrong lane and warp index, a reduction that starts at 16 "
+        "combines only half a wavefront, and a 32-slot per-lane array is indexed out of bounds. Apple GPUs "
+        "use 32-wide SIMD-groups, so Metal ports survive, but the code stays tied to one vendor."
+    )
+    example = (
+        "__global__ void reduce(const float* x, float* out) {\n"
+        "  int lane = threadIdx.x & 31;\n"
+        "  int warp = threadIdx.x >> 5;\n"
+        "  float v = x[threadIdx.x];\n"
+        "  for (int off = 16; off > 0; off >>= 1)\n"
+        "    v += __shfl_down_sync(0xffffffff, v, off);\n"
+        "}\n"
+    )
+    fix = (
+        "Derive lane and warp indices from the run-time `warpSize` (`threadIdx.x % warpSize`, "
+        "`threadIdx.x / warpSize`) and start shuffle loops at `warpSize / 2`. Where a compile-time width "
+        "is needed, make it a template parameter chosen on the host from the device's warp size."
+    )
+    fixed_example = (
+        "__global__ void reduce(const float* x, float* out) {\n"
+        "  int lane = threadIdx.x % warpSize;\n"
+        "  int warp = threadIdx.x / warpSize;\n"
+        "  float v = x[threadIdx.x];\n"
+        "  for (int off = warpSize / 2; off > 0; off >>= 1)\n"
+        "    v += __shfl_down(v, off);\n"
+        "}\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        seen: set[tuple[int, int]] = set()
+
+        def emit(node: Node, message: str) -> Iterable[Hazard]:
+            key = (node.start_byte, node.end_byte)
+            if key not in seen:
+                seen.add(key)
+                yield self.hazard(src, node, message)
+
+        for node in src.nodes("binary_expression"):
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is None or right is None:
+                continue
+            lit = strip_parens(right)
+            what = WARP_ARITH.get((operator(node), int_literal(lit) or -1))
+            if what is None or not src.in_device_code(node) or not is_thread_expr(src, left):
+                continue
+            yield from emit(
+                lit,
+                f"{what} assumes 32-lane warps; AMD wavefronts have 64 lanes: "
+                "use warpSize (threadIdx.x % warpSize, threadIdx.x / warpSize) instead",
+            )
+
+        for call in src.nodes("call_expression"):
+            name = call_name(call)
+            if name not in SHUFFLE_WIDTH:
+                continue
+            args = call_arguments(call)
+            d = SHUFFLE_DELTA.get(name)
+            if d is not None and d < len(args) and int_literal(strip_parens(args[d])) == 16:
+                yield from emit(
+                    args[d],
+                    f"{name} offset 16 starts a 32-lane reduction; on 64-lane wavefronts start at warpSize / 2",
+                )
+            w = SHUFFLE_WIDTH[name]
+            if w < len(args) and int_literal(strip_parens(args[w])) == 32:
+                yield from emit(args[w], f"{name} width 32 is a fixed warp width; pass warpSize or omit it")
+
+        for loop in src.nodes("for_statement"):
+            yield from self._shuffle_loop(src, loop)
+
+        yield from self._per_lane_arrays(src)
+
+    def _shuffle_loop(self, src: SourceView, loop: Node) -> Iterable[Hazard]:
+        init = loop.child_by_field_name("initializer")
+        body = loop.child_by_field_name("body")
+        if init is None or body is None:
+            return
+        var, start = None, None
+        for cur in [init, *init.named_children]:
+            if cur.type == "init_declarator":
+                ident, value = cur.child_by_field_name("declarator"), cur.child_by_field_name("value")
+                if ident is not None and value is not None:
+                    var, start = text(ident), strip_parens(value)
+            elif cur.type == "assignment_expression":
+                ident, value = cur.child_by_field_name("left"), cur.child_by_field_name("right")
+                if ident is not None and value is not None:
+                    var, start = text(ident), strip_parens(value)
+        if var is None or start is None or int_literal(start) != 16:
+            return
+        stack = [body]
+        while stack:
+            cur = stack.pop()
+            if cur.type == "call_expression" and call_name(cur) in SHUFFLE_DELTA:
+                args = call_arguments(cur)
+                d = SHUFFLE_DELTA[call_name(cur)]
+                if d < len(args) and text(strip_parens(args[d])) == var:
+                    yield self.hazard(
+                        src,
+                        start,
+                        f"shuffle loop starting at {var} = 16 reduces over 32 lanes only; "
+                        "start at warpSize / 2 so 64-lane wavefronts are fully reduced",
+                    )
+                    return
+            stack.extend(cur.named_children)
+
+    def _per_lane_arrays(self, src: SourceView) -> Iterable[Hazard]:
+        for decl in src.nodes("declaration"):
+            if not has_qualifier(decl, "__shared__") or not src.in_device_code(decl):
+                continue
+            for d in decl.children_by_field_name("declarator"):
+                if d.type != "array_declarator":
+                    continue
+                size = d.child_by_field_name("size")
+                inner = d.child_by_field_name("declarator")
+                if size is None or inner is None or int_literal(strip_parens(size)) != 32:
+                    continue
+                if inner.type != "identifier":
+                    continue  # multi-dimensional tiles (e.g. [32][33]) are tile widths, not warp widths
+                if self._indexed_per_lane(src, text(inner), enclosing_function(decl)):
+                    yield self.hazard(
+                        src,
+                        size,
+                        f"'{text(inner)}[32]' holds one slot per lane or warp of a 32-wide warp; "
+                        "64-lane wavefronts index past it: size it from the wavefront width",
+                    )
+
+    @staticmethod
+    def _indexed_per_lane(src: SourceView, array: str, fn: Node | None) -> bool:
+        if fn is None:
+            return False
+        lane_vars = _lane_variables(fn)
+        stack = [fn]
+        while stack:
+            cur = stack.pop()
+            if cur.type == "subscript_expression":
+                arg = cur.child_by_field_name("argument")
+                idx = cur.child_by_field_name("indices")
+                if arg is not None and idx is not None and text(arg) == array:
+                    if is_lane_expr(idx) or any(text(n) in lane_vars for n in names_in(idx)):
+                        return True
+                    for b in [idx, *idx.named_children]:
+                        b = strip_parens(b)
+                        if b.type == "binary_expression":
+                            right = b.child_by_field_name("right")
+                            if right is not None and (operator(b), int_literal(strip_parens(right)) or -1) in (
+                                ("&", 31), ("%", 32)):
+                                return True
+            stack.extend(cur.named_children)
+        return False
+
+
+
+
+def _lane_variables(fn: Node) -> set[str]:
+    """Locals initialised as a lane index with a fixed width (`x & 31`, `x % 32`)."""
+    found: set[str] = set()
+    stack = [fn]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "init_declarator":
+            ident = cur.child_by_field_name("declarator")
+            value = cur.child_by_field_name("value")
+            if ident is not None and value is not None:
+                value = strip_parens(value)
+                right = value.child_by_field_name("right") if value.type == "binary_expression" else None
+                if right is not None and (operator(value), int_literal(strip_parens(right)) or -1) in (
+                        ("&", 31), ("%", 32)):
+                    found.add(text(ident))
+        stack.extend(cur.named_children)
+    return found
+
+
+@register
+class WarpSizeNotConstexpr(Rule):
+    code = "XL002"
+    name = "warpsize-not-constexpr"
+    severity = Severity.error
+    backends = ("hip",)
+    concepts = ("warp-size",)
+    references = (HIP_WARP_DOCS,)
+    summary = "`warpSize` used where C++ needs a compile-time constant."
+    why = (
+        "Since ROCm 7.0, HIP's `warpSize` is no longer a `constexpr`: one binary can target GPUs with "
+        "32- and 64-lane wavefronts, so the value is only known on the device at run time (the compiler "
+        "still folds it for loop bounds and unrolling). Array bounds, template arguments, `static_assert`, "
+        "`constexpr` variables, `case` labels and `__launch_bounds__` arguments that use it stop compiling."
+    )
+    example = (
+        "__global__ void k(float* out) {\n"
+        "  __shared__ float partial[warpSize];\n"
+        "  static_assert(warpSize == 32, \"one warp\");\n"
+        "}\n"
+    )
+    fix = (
+        "Keep `warpSize` for run-time arithmetic. For a compile-time width, add a template parameter "
+        "(`template <int WarpSize>`) and pick the instantiation on the host from "
+        "`hipDeviceAttributeWarpSize`, or define a macro per target (64 for gfx9 `__GFX9__`, 32 otherwise)."
+    )
+    fixed_example = (
+        "template <int WarpSize>\n"
+        "__global__ void k(float* out) {\n"
+        "  __shared__ float partial[WarpSize];\n"
+        "}\n"
+        "// host: query the warp size, then launch k<32> or k<64>\n"
+    )
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for node in src.nodes("identifier", "type_identifier"):
+            if node.text != b"warpSize":
+                continue
+            context = _constant_context(node)
+            if context:
+                yield self.hazard(
+                    src,
+                    node,
+                    f"warpSize used as {context} needs a compile-time constant, and warpSize is not constexpr "
+                    "on ROCm 7+: use a WarpSize template parameter chosen on the host",
+                )
+
+
+def _constant_context(node: Node) -> str | None:
+    child = node
+    for parent in ancestors(node):
+        t = parent.type
+        if t == "array_declarator" and parent.child_by_field_name("size") == child:
+            return "an array size"
+        if t == "template_argument_list":
+            return "a template argument"
+        if t == "static_assert_declaration":
+            return "a static_assert condition"
+        if t == "case_statement" and parent.child_by_field_name("value") == child:
+            return "a case label"
+        if t == "launch_bounds":
+            return "a __launch_bounds__ argument"
+        if t == "enumerator":
+            return "an enumerator value"
+        if t == "bitfield_clause":
+            return "a bit-field width"
+        if t == "optional_parameter_declaration" and parent.parent is not None and (
+            parent.parent.type == "template_parameter_list"
+        ):
+            return "a template parameter default"
+        if t == "condition_clause" and parent.parent is not None and parent.parent.type == "if_statement":
+            if any(c.type == "constexpr" for c in parent.parent.children):
+                return "an if constexpr condition"
+            return None
+        if t == "init_declarator" and parent.child_by_field_name("value") == child:
+            decl = parent.parent
+            if decl is not None and any(
+                c.type == "type_qualifier" and c.text == b"constexpr" for c in decl.children
+            ):
+                return "a constexpr initialiser"
+            return None
+        if t.endswith("statement") or t in ("function_definition", "compound_statement", "translation_unit"):
+            return None
+        child = parent
+    return None
+
+
+@register
+class ImplicitWarpSynchronous(Rule):
+    code = "XL003"
+    name = "implicit-warp-synchronous"
+    severity = Severity.warning
+    backends = ("hip", "metal")
+    concepts = ("warp", "warp-barrier", "warp-reduce")
+    references = (HIP_WARP_DOCS,)
+    summary = "A `volatile` shared-memory warp reduction that relies on lanes running in lockstep."
+    why = (
+        "The classic last-warp reduction (`vs[tid] += vs[tid + 16]; vs[tid] += vs[tid + 8]; ...` through a "
+        "`volatile` pointer, with no barrier) assumes the 32 lanes of a warp execute each line together. "
+        "That was never guaranteed after Volta's independent thread scheduling, and it hard-wires a 32-lane "
+        "width: on 64-lane AMD wavefronts the unrolled steps cover only half the wavefront, and Metal "
+        "makes no lockstep promise for SIMD-group threads."
+    )
+    example = (
+        "__device__ void warp_reduce(volatile float* vs, int tid) {\n"
+        "  vs[tid] += vs[tid + 16];\n"
+        "  vs[tid] += vs[tid + 8];\n"
+        "  vs[tid] += vs[tid + 4];\n"
+        "}\n"
+    )
+    fix = (
+        "Reduce in registers with shuffles over `warpSize` (HIP `__shfl_down`, Metal `simd_sum` or "
+        "`simd_shuffle_down`), or keep the shared-memory form and put a warp barrier between steps "
+        "(`__syncwarp()` in CUDA, `simdgroup_barrier` in Metal)."
+    )
+    fixed_example = (
+        "__device__ float warp_reduce(float v) {\n"
+        "  for (int off = warpSize / 2; off > 0; off >>= 1)\n"
+        "    v += __shfl_down(v, off);\n"
+        "  return v;\n"
+        "}\n"
+    )
+
+    STEPS = frozenset({1, 2, 4, 8, 16, 32})
+
+    def check(self, src: SourceView) -> Iterable[Hazard]:
+        for node in src.nodes("parameter_declaration", "declaration"):
+            if not has_qualifier(node, "volatile") or not src.in_device_code(node):
+                continue
+            for d in node.children_by_field_name("declarator"):
+                target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                if target is None or target.type not in ("pointer_declarator", "array_declarator"):
+                    continue
+                ident = target.child_by_field_name("declarator")
+                while ident is not None and ident.type != "identifier":
+                    ident = ident.child_by_field_name("declarator")
+                if ident is None:
+                    continue
+                steps = self._lockstep_steps(src, text(ident), enclosing_function(node))
+                if len(steps) >= 2:
+                    yield self.hazard(
+                        src,
+                        node,
+                        f"'{text(ident)}' is a volatile warp reduction (offsets {', '.join(map(str, sorted(steps, reverse=True)))}) "
+                        "that assumes 32 lanes in lockstep: use shuffles over warpSize or a warp barrier per step",
+                    )
+
+    def _lockstep_steps(self, src: SourceView, name: str, fn: Node | None) -> set[int]:
+        found: set[int] = set()
+        if fn is None:
+            return found
+        stack = [fn]
+        while stack:
+            cur = stack.pop()
+            if cur.type == "subscript_expression":
+                arg = cur.child_by_field_name("argument")
+                idx = cur.child_by_field_name("indices")
+                if arg is not None and idx is not None and text(arg) == name:
+                    for b in [idx, *idx.named_children]:
+                        b = strip_parens(b)
+                        if b.type == "binary_expression" and operator(b) == "+":
+                            right = b.child_by_field_name("right")
+                            left = b.child_by_field_name("left")
+                            value = int_literal(strip_parens(right)) if right is not None else None
+                            if value in self.STEPS and left is not None and is_thread_expr(src, left):
+                                found.add(value)
+            stack.extend(cur.named_children)
+        return found
