@@ -51,6 +51,10 @@ class Occurrence:
     hip: str | None
     metal: str | None
     node: Node | None = field(default=None, compare=False, repr=False)
+    # How sure the map is (same, renamed, approximate, none, unknown); None when not supplied.
+    # Lets the equivalents rules tell "no equivalent" from "not yet mapped".
+    hip_relation: str | None = None
+    metal_relation: str | None = None
 
 
 @dataclass

@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from xlate.rules.base import Hazard, Occurrence, Rule, Severity, SourceView, register
 
 HIPIFY_TABLES = "https://github.com/ROCm/HIPIFY"
+# A relation that says an equivalent exists, or that nobody has decided yet: not a finding.
+NOT_MISSING = frozenset({"same", "renamed", "approximate", "unknown"})
+
+
+@lru_cache(maxsize=1)
+def covered_symbols() -> frozenset[str]:
+    """Symbols a dedicated rule already explains in context (its message says what to do instead)."""
+    from xlate.rules import arch, launch, masks, matrix, memory, precision, sync
+
+    return frozenset().union(
+        launch.CLUSTER_NAMES, launch.GRID_SYNC_NAMES, launch.DEVICE_LAUNCH_NAMES,
+        memory.TEXTURE_NAMES, memory.L2_NAMES, sync.ASYNC_COPY_NAMES, sync.BARRIER_FUNCS,
+        masks.MASKED, masks.MASK_RESULT, arch.ARCH_MACROS, arch.COMPILER_MACROS, arch.CC_ATTRS,
+        matrix.WMMA_FUNCS, precision.HALF_INTRINSICS,
+        {"asm", "wmma", "nvcuda::wmma", "double", "__launch_bounds__", "__syncwarp", "__threadfence_system",
+         "barrier", "pipeline", "mma.h", "cuda/barrier", "cuda/pipeline", "cuda_pipeline.h"},
+    )
 
 
 def _missing(src: SourceView, backend: str) -> Iterable[Occurrence]:
+    covered = covered_symbols()
     seen: set[tuple[int, str]] = set()
     for occ in src.occurrences:
         if getattr(occ, backend) is not None:
+            continue
+        if getattr(occ, f"{backend}_relation", None) in NOT_MISSING:
+            continue
+        if occ.symbol in covered or occ.symbol.rsplit("::", 1)[-1] in covered:
             continue
         key = (occ.line, occ.symbol)
         if key in seen:
@@ -36,7 +59,9 @@ class NoHipEquivalent(Rule):
     why = (
         "HIP mirrors most of the CUDA runtime, driver and device APIs under `hip` names, but not all of "
         "it: some APIs are NVIDIA-specific (hardware features, driver internals, libraries without a ROCm "
-        "counterpart). A mechanical rename leaves these calls unresolved at compile or link time."
+        "counterpart), and HIPIFY's tables list them without a HIP name. A mechanical rename leaves these "
+        "calls unresolved at compile or link time. Symbols that a dedicated rule covers (clusters, "
+        "textures, asynchronous copies, ...) are reported by that rule instead."
     )
     example = "cudaCtxResetPersistingL2Cache();\n"
     fix = (
@@ -67,15 +92,17 @@ class NoMetalEquivalent(Rule):
     summary = "A CUDA symbol that the glossary's symbol map marks as having no Metal or MLX equivalent."
     why = (
         "Metal is a different API, not a renamed CUDA: many device functions map to MSL built-ins and "
-        "many host calls to Metal or MLX objects, but some CUDA facilities (for example device-side "
-        "launches, clusters, some library routines) have nothing comparable on Apple GPUs."
+        "many host calls to Metal or MLX objects, but some CUDA facilities (stream capture into graphs, "
+        "device-side launches, some library routines) have nothing comparable on Apple GPUs. Symbols "
+        "that a dedicated rule covers are reported by that rule instead."
     )
-    example = "cudaLaunchCooperativeKernel((void*)k, grid, block, args);\n"
+    example = "cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);\n"
     fix = (
-        "Restructure the code around what Metal offers (separate dispatches, threadgroup memory, MLX "
-        "operations); `xlate lookup SYMBOL` shows the concept and the closest Apple construct if any."
+        "Restructure the code around what Metal offers (command buffers encoded once and reused, "
+        "separate dispatches, threadgroup memory, MLX operations); `xlate lookup SYMBOL` shows the "
+        "concept and the closest Apple construct if any."
     )
-    fixed_example = "// encode one compute dispatch per phase in the same command buffer\n"
+    fixed_example = "// encode the dispatches into one command buffer and commit it each iteration\n"
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for occ in _missing(src, "metal"):
