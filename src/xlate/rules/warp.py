@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, enclosing_function, register
-from xlate.rules.syntax import has_qualifier, int_literal, names_in, operator, strip_parens, text
+from xlate.rules.syntax import evaluate, file_constants, has_qualifier, int_literal, names_in, operator, strip_parens, text
 from xlate.rules.threadctx import is_lane_expr, is_thread_expr
 
 HIP_WARP_DOCS = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
@@ -24,8 +25,7 @@ SHUFFLE_WIDTH = {
 }
 
 # (operator, literal) pairs that read as "lane within a 32-wide warp" or "warp index" next to a thread index.
-WARP_ARITH = {("&", 31): "lane index (x & 31)", ("%", 32): "lane index (x % 32)",
-              ("/", 32): "warp index (x / 32)", (">>", 5): "warp index (x >> 5)"}
+WARP_ARITH = {("&", 31): "lane index", ("%", 32): "lane index", ("/", 32): "warp index", (">>", 5): "warp index"}
 
 
 @register
@@ -78,18 +78,27 @@ class HardcodedWarpSize(Rule):
                 seen.add(key)
                 yield self.hazard(src, node, message)
 
+        consts = file_constants(src)
         for node in src.nodes("binary_expression"):
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
             if left is None or right is None:
                 continue
             lit = strip_parens(right)
-            what = WARP_ARITH.get((operator(node), int_literal(lit) or -1))
+            op = operator(node)
+            value = _warp_value(lit, consts)
+            if op == "==" and value == 31 and is_lane_expr(left) and src.in_device_code(node):
+                yield from emit(lit, "lane 31 is the last lane only in a 32-lane warp; use warpSize - 1")
+                continue
+            what = WARP_ARITH.get((op, value if value is not None else -1))
             if what is None or not src.in_device_code(node) or not is_thread_expr(src, left):
                 continue
+            expr = " ".join(text(node).split())
+            expr = expr if len(expr) <= 40 else expr[:37] + "..."
+            shown = "" if lit.type == "number_literal" else f" ({text(lit)} = {value})"
             yield from emit(
                 lit,
-                f"{what} assumes 32-lane warps; AMD wavefronts have 64 lanes: "
+                f"{what} '{expr}'{shown} assumes 32-lane warps; AMD wavefronts have 64 lanes: "
                 "use warpSize (threadIdx.x % warpSize, threadIdx.x / warpSize) instead",
             )
 
@@ -109,11 +118,11 @@ class HardcodedWarpSize(Rule):
                 yield from emit(args[w], f"{name} width 32 is a fixed warp width; pass warpSize or omit it")
 
         for loop in src.nodes("for_statement"):
-            yield from self._shuffle_loop(src, loop)
+            yield from self._shuffle_loop(src, loop, consts)
 
         yield from self._per_lane_arrays(src)
 
-    def _shuffle_loop(self, src: SourceView, loop: Node) -> Iterable[Hazard]:
+    def _shuffle_loop(self, src: SourceView, loop: Node, consts: dict[str, int]) -> Iterable[Hazard]:
         init = loop.child_by_field_name("initializer")
         body = loop.child_by_field_name("body")
         if init is None or body is None:
@@ -128,7 +137,16 @@ class HardcodedWarpSize(Rule):
                 ident, value = cur.child_by_field_name("left"), cur.child_by_field_name("right")
                 if ident is not None and value is not None:
                     var, start = text(ident), strip_parens(value)
-        if var is None or start is None or int_literal(start) != 16:
+        if var is None or start is None:
+            return
+        bound = _upper_bound(loop.child_by_field_name("condition"), var)
+        if _fixed_width(start, consts) == 16:
+            flagged, message = start, (f"shuffle loop starting at {var} = {text(start)} reduces over 32 lanes only; "
+                                       "start at warpSize / 2 so 64-lane wavefronts are fully reduced")
+        elif bound is not None and _fixed_width(bound, consts) == 32:
+            flagged, message = bound, (f"shuffle loop bounded by {var} < {text(bound)} covers 32 lanes only; "
+                                       "bound it by warpSize so 64-lane wavefronts are covered")
+        else:
             return
         stack = [body]
         while stack:
@@ -137,12 +155,7 @@ class HardcodedWarpSize(Rule):
                 args = call_arguments(cur)
                 d = SHUFFLE_DELTA[call_name(cur)]
                 if d < len(args) and text(strip_parens(args[d])) == var:
-                    yield self.hazard(
-                        src,
-                        start,
-                        f"shuffle loop starting at {var} = 16 reduces over 32 lanes only; "
-                        "start at warpSize / 2 so 64-lane wavefronts are fully reduced",
-                    )
+                    yield self.hazard(src, flagged, message)
                     return
             stack.extend(cur.named_children)
 
@@ -192,6 +205,42 @@ class HardcodedWarpSize(Rule):
         return False
 
 
+
+
+WARP_CONSTANT = re.compile(r"(?i)warp|lane|wave|simd")
+
+
+def _warp_value(node: Node, consts: dict[str, int]) -> int | None:
+    """A literal, or a named constant whose name says warp/lane (`WARP`, `kWarpSize`) and whose value is known."""
+    if node.type == "number_literal":
+        return int_literal(node)
+    if node.type == "identifier" and WARP_CONSTANT.search(text(node)):
+        return consts.get(text(node))
+    return None
+
+
+def _fixed_width(node: Node, consts: dict[str, int]) -> int | None:
+    """Value of an expression built only from literals and warp-named constants (`16`, `WARP / 2`)."""
+    node = strip_parens(node)
+    if any(n.type == "identifier" and not WARP_CONSTANT.search(text(n)) for n in names_in(node)):
+        return None
+    if any(n.type == "identifier" and text(n) == "warpSize" for n in names_in(node)):
+        return None
+    return evaluate(node, consts)
+
+
+def _upper_bound(cond: Node | None, var: str) -> Node | None:
+    """`N` in a loop condition `var < N` (or `var <= N - 1`, taken as given)."""
+    if cond is None:
+        return None
+    cond = strip_parens(cond)
+    if cond.type != "binary_expression" or operator(cond) not in ("<", "<="):
+        return None
+    left = cond.child_by_field_name("left")
+    right = cond.child_by_field_name("right")
+    if left is None or right is None or text(strip_parens(left)) != var:
+        return None
+    return strip_parens(right)
 
 
 def _lane_variables(fn: Node) -> set[str]:
