@@ -89,7 +89,7 @@ async def test_diagnostics_on_open_and_change_link_to_rule_pages(client: Languag
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text="__global__ void k(float* x) { x[0] = 1.0f; }\n")]))
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    assert client.diagnostics[uri] == []
+    assert list(client.diagnostics[uri]) == []
 
 
 @pytest.mark.asyncio

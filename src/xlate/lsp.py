@@ -31,6 +31,8 @@ class XlateServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("xlate", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self._index: dict[str, Any] | None = None
+        self._symbol_map: Any = None
+        self._rules: list[Any] | None = None
         self._pending: dict[str, asyncio.Task] = {}
 
     @property
@@ -38,6 +40,23 @@ class XlateServer(LanguageServer):
         if self._index is None:
             self._index = ix.load_index()
         return self._index
+
+    @property
+    def symbol_map(self) -> Any:
+        """Loaded once per server: the glossary does not change under a running editor session."""
+        if self._symbol_map is None:
+            from xlate import symbols
+
+            self._symbol_map = symbols.load()
+        return self._symbol_map
+
+    @property
+    def rules(self) -> list[Any]:
+        if self._rules is None:
+            from xlate.explain import load_rules
+
+            self._rules = load_rules()
+        return self._rules
 
 
 server = XlateServer()
@@ -112,34 +131,39 @@ def is_cuda(uri: str) -> bool:
     return uri.lower().split("?")[0].endswith(CUDA_SUFFIXES)
 
 
-def diagnostics_for(uri: str, text: str) -> list[types.Diagnostic]:
-    from xlate.explain import hazards_for_text
+def diagnostics_for(ls: XlateServer, uri: str, text: str) -> list[types.Diagnostic]:
+    """explain's hazards for one document, as LSP diagnostics spanning the flagged token."""
+    from xlate.explain import explain_source
 
-    severity = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
-                "info": types.DiagnosticSeverity.Information}
+    result = explain_source(uri, text.encode("utf-8", errors="replace"), ls.symbol_map, ls.rules)
+    lines = text.splitlines()
     out = []
-    for h in hazards_for_text(uri, text.encode("utf-8", errors="replace")):
-        line, col = h.line - 1, h.column - 1
-        end_line = (h.end_line or h.line) - 1
-        end_col = h.end_column - 1 if h.end_column else col + 1
-        if end_line == line and end_col <= col:
-            end_col = col + 1
+    for h in result["hazards"]:
+        line, col = h["line"] - 1, h["column"] - 1
+        source_line = lines[line] if line < len(lines) else ""
+        end = col + 1
+        while end < len(source_line) and SYMBOL_CHARS.match(source_line[end]):
+            end += 1
         out.append(types.Diagnostic(
-            range=types.Range(start=types.Position(line=line, character=col), end=types.Position(line=end_line, character=end_col)),
-            message=h.message,
-            severity=severity.get(getattr(h.severity, "value", str(h.severity)), types.DiagnosticSeverity.Warning),
-            code=f"{h.rule} {h.name}",
-            code_description=types.CodeDescription(href=links.rule_url(h.name)),
+            range=types.Range(start=types.Position(line=line, character=col), end=types.Position(line=line, character=end)),
+            message=h["message"],
+            severity=SEVERITY.get(h["severity"], types.DiagnosticSeverity.Warning),
+            code=f"{h['rule']} {h['name']}",
+            code_description=types.CodeDescription(href=links.rule_url(h["name"])),
             source="xlate",
-            data={"rule": h.rule, "name": h.name},
+            data={"rule": h["rule"], "name": h["name"]},
         ))
     return out
+
+
+SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+            "info": types.DiagnosticSeverity.Information}
 
 
 def publish(ls: XlateServer, uri: str) -> None:
     doc = ls.workspace.get_text_document(uri)
     try:
-        diagnostics = diagnostics_for(uri, doc.source)
+        diagnostics = diagnostics_for(ls, uri, doc.source)
     except Exception as exc:  # a broken file must never take the server down
         ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
         diagnostics = []
