@@ -33,8 +33,10 @@ def is_ptx(src: SourceView, asm: Node) -> bool:
 
 def ptx_wrapper_calls(src: SourceView) -> Iterable[Node]:
     """Calls into libcu++'s `cuda::ptx::` namespace, which are inline PTX behind a C++ name."""
-    for call in src.nodes("call_expression"):
-        if call_qualified_name(call).startswith(("cuda::ptx::", "ptx::")):
+    for ns in src.named(("ptx",)):
+        call = ns.parent.parent if ns.parent is not None and ns.parent.type == "qualified_identifier" else None
+        if call is not None and call.type == "call_expression" and call_qualified_name(call).startswith(
+                ("cuda::ptx::", "ptx::")):
             yield call
 
 

@@ -7,6 +7,7 @@ file once, resolves symbol occurrences against the glossary, then runs every reg
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -67,7 +68,10 @@ class SourceView:
     occurrences: list[Occurrence] = field(default_factory=list)
     # Caches shared by all rules: one walk of the tree, one qualifier lookup per function.
     _by_type: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
-    _device_fn: dict[tuple[int, int], bool] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _by_name: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
+    _by_call: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
+    _functions: list[tuple[int, int, Node, bool]] | None = field(default=None, init=False, repr=False, compare=False)
+    _nested: bool = field(default=False, init=False, repr=False, compare=False)
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -114,18 +118,66 @@ class SourceView:
         found.sort(key=lambda n: n.start_byte)
         return found
 
+    def named(self, names: Iterable[str]) -> list[Node]:
+        """Identifier-like nodes (identifier, type, field and namespace names) spelling one of `names`."""
+        if self._by_name is None:
+            index: dict[str, list[Node]] = {}
+            for kind in ("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
+                for node in self.nodes(kind):
+                    index.setdefault(self.text(node), []).append(node)
+            self._by_name = index
+        found = [n for name in set(names) for n in self._by_name.get(name, [])]
+        found.sort(key=lambda n: n.start_byte)
+        return found
+
+    def calls(self, names: Iterable[str]) -> list[Node]:
+        """call_expression nodes whose called name (see call_name) is one of `names`, in document order."""
+        if self._by_call is None:
+            index: dict[str, list[Node]] = {}
+            for node in self.nodes("call_expression"):
+                index.setdefault(call_name(node), []).append(node)
+            self._by_call = index
+        found = [n for name in set(names) for n in self._by_call.get(name, [])]
+        found.sort(key=lambda n: n.start_byte)
+        return found
+
+    def function_of(self, node: Node) -> Node | None:
+        """The innermost function_definition containing a node (by byte range; no parent walks)."""
+        hit = self._function_entry(node.start_byte, node.end_byte)
+        return hit[2] if hit else None
+
     def in_device_code(self, node: Node) -> bool:
         """True inside the body or signature of a __global__ or __device__ function."""
-        fn = enclosing_function(node)
-        while fn is not None:
-            key = (fn.start_byte, fn.end_byte)
-            if key not in self._device_fn:
-                self._device_fn[key] = bool(function_qualifiers(fn) & {"__global__", "__device__"})
-            if self._device_fn[key]:
-                return True
-            # A lambda or local class inside a kernel is device code too.
-            fn = enclosing_function(fn)
-        return False
+        entry = self._function_entry(node.start_byte, node.end_byte)
+        if entry is None:
+            return False
+        if entry[3] or not self._nested:
+            return entry[3]
+        # A local class or nested definition inside a kernel is device code too.
+        return any(f[3] and f[0] <= node.start_byte and node.end_byte <= f[1] for f in self._function_table())
+
+    def _function_table(self) -> list[tuple[int, int, Node, bool]]:
+        if self._functions is None:
+            table = []
+            for fn in self.nodes("function_definition"):
+                device = bool(function_qualifiers(fn) & {"__global__", "__device__"})
+                table.append((fn.start_byte, fn.end_byte, fn, device))
+            table.sort(key=lambda f: f[0])
+            self._nested = any(table[i][1] > table[i + 1][0] for i in range(len(table) - 1))
+            self._functions = table
+        return self._functions
+
+    def _function_entry(self, start: int, end: int) -> tuple[int, int, Node, bool] | None:
+        functions = self._function_table()
+        i = bisect_right(functions, start, key=lambda f: f[0]) - 1
+        while i >= 0:
+            entry = functions[i]
+            if entry[0] <= start and end <= entry[1]:
+                return entry
+            if not self._nested:
+                return None
+            i -= 1
+        return None
 
 
 def ancestors(node: Node) -> Iterator[Node]:

@@ -46,9 +46,9 @@ class DeviceClock(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.nodes("call_expression"):
+        for call in src.calls(("clock", "clock64")):
             name = call_name(call)
-            if name in ("clock", "clock64") and src.in_device_code(call):
+            if src.in_device_code(call):
                 yield self.hazard(
                     src, call,
                     f"{name}() counts cycles at a varying rate on AMD (use wall_clock64 with the wall-clock "
@@ -78,8 +78,8 @@ class DevicePrintf(Rule):
     fixed_example = "__global__ void k(int n, int* debug) { if (threadIdx.x == 0) debug[0] = n; }\n"
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.nodes("call_expression"):
-            if call_name(call) == "printf" and src.in_device_code(call):
+        for call in src.calls(("printf",)):
+            if src.in_device_code(call):
                 yield self.hazard(
                     src, call,
                     "printf in device code: Metal has no printf (os_log needs Metal 3.2 and logging enabled); "
@@ -118,9 +118,9 @@ class DeviceMalloc(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.nodes("call_expression"):
+        for call in src.calls(("malloc", "free", "realloc", "calloc")):
             name = call_name(call)
-            if name in ("malloc", "free", "realloc", "calloc") and src.in_device_code(call):
+            if src.in_device_code(call):
                 yield self.hazard(src, call, f"{name} in device code: Metal kernels cannot allocate; "
                                              "allocate on the host and pass the buffer in")
         for node in src.nodes("new_expression", "delete_expression"):

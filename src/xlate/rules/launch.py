@@ -111,9 +111,9 @@ class DynamicParallelism(Rule):
                     f"kernel '{call_name(call)}' launched from device code: HIP and Metal launch kernels only "
                     "from the host; split the kernel or launch from the host",
                 )
-        for call in src.nodes("call_expression"):
+        for call in src.calls(DEVICE_LAUNCH_API):
             name = call_name(call)
-            if name in DEVICE_LAUNCH_API and src.in_device_code(call):
+            if src.in_device_code(call):
                 yield self.hazard(
                     src, call,
                     f"{name} called on the device is part of dynamic parallelism, which HIP and Metal lack",

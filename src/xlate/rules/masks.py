@@ -43,11 +43,9 @@ FULL64 = 0xFFFFFFFFFFFFFFFF
 
 
 def _mask_calls(src: SourceView) -> Iterable[tuple[Node, str, Node | None]]:
-    for call in src.nodes("call_expression"):
-        name = call_name(call)
-        if name in MASKED:
-            args = call_arguments(call)
-            yield call, name, (args[0] if args else None)
+    for call in src.calls(MASKED):
+        args = call_arguments(call)
+        yield call, call_name(call), (args[0] if args else None)
 
 
 def _contains_mask_result(node: Node) -> bool:
@@ -58,6 +56,18 @@ def _contains_mask_result(node: Node) -> bool:
             return True
         stack.extend(cur.named_children)
     return False
+
+
+def _declarations_around(calls: list[Node]) -> list[Node]:
+    """The declarations (if any) that each mask-returning call sits in, without duplicates."""
+    found: dict[int, Node] = {}
+    for call in calls:
+        cur = call.parent
+        while cur is not None and cur.type not in ("declaration", "compound_statement", "function_definition"):
+            cur = cur.parent
+        if cur is not None and cur.type == "declaration":
+            found[cur.start_byte] = cur
+    return [found[k] for k in sorted(found)]
 
 
 @register
@@ -112,7 +122,8 @@ class LaneMaskWidth(Rule):
             yield from self._full_mask_definitions(src, mask_names)
 
         ballot_vars: set[str] = set()
-        for decl in src.nodes("declaration"):
+        mask_calls = src.calls(MASK_RESULT)
+        for decl in _declarations_around(mask_calls):
             type_node = decl.child_by_field_name("type")
             if type_node is None:
                 continue
@@ -131,10 +142,8 @@ class LaneMaskWidth(Rule):
                         "use unsigned long long (uint64_t)",
                     )
 
-        for call in src.nodes("call_expression"):
+        for call in src.calls(BIT32):
             name = call_name(call)
-            if name not in BIT32:
-                continue
             args = call_arguments(call)
             if not args:
                 continue
@@ -146,13 +155,13 @@ class LaneMaskWidth(Rule):
                 )
 
         for shift in src.nodes("binary_expression"):
-            if operator(shift) != "<<":
-                continue
             left = shift.child_by_field_name("left")
             right = shift.child_by_field_name("right")
             if left is None or right is None:
                 continue
             left = strip_parens(left)
+            if left.type != "number_literal" or operator(shift) != "<<":
+                continue
             if int_literal(left) != 1 or "ll" in literal_suffix(left):
                 continue
             if src.in_device_code(shift) and is_thread_expr(src, right):

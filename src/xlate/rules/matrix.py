@@ -69,7 +69,9 @@ class TensorCoreFragment(Rule):
             if path is not None and text(path).strip('<>"') == "mma.h" and once(inc.start_point[0]):
                 yield self.hazard(src, inc, "<mma.h> is NVIDIA's warp matrix API: use rocWMMA on AMD, "
                                             "simdgroup_matrix (8x8) on Metal")
-        for node in src.nodes("namespace_identifier", "identifier", "type_identifier"):
+        for node in src.named(WMMA_FUNCS | {"wmma"}):
+            if node.type not in ("namespace_identifier", "identifier", "type_identifier"):
+                continue
             name = text(node)
             hit = name == "wmma" and (node.type == "namespace_identifier" or (
                 node.parent is not None and node.parent.type in ("qualified_identifier", "nested_namespace_specifier")))

@@ -98,7 +98,7 @@ class SharedMemoryCapacity(Rule):
             size = self._declaration_bytes(decl, consts)
             if size is None:
                 continue
-            fn = enclosing_function(decl)
+            fn = src.function_of(decl)
             if fn is None:
                 if _backends_over(size):
                     yield self._over(src, decl, size, "static __shared__ array")
@@ -115,10 +115,9 @@ class SharedMemoryCapacity(Rule):
                 if name is not None:
                     kernel_static[text(name)] = total
 
-        for call in src.nodes("call_expression"):
-            name = call_name(call)
+        for call in src.calls(("cudaFuncSetAttribute", "cuFuncSetAttribute")):
             args = call_arguments(call)
-            if name in ("cudaFuncSetAttribute", "cuFuncSetAttribute") and len(args) >= 3:
+            if len(args) >= 3:
                 if not any(a.type in ("identifier", "qualified_identifier") and text(a).endswith(
                         ("MaxDynamicSharedMemorySize", "MAX_DYNAMIC_SHARED_SIZE_BYTES")) for a in args[:2]):
                     continue

@@ -46,10 +46,10 @@ class NoFp64Metal(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         lines: set[int] = set()
-        for node in src.nodes("primitive_type", "type_identifier"):
+        candidates = [n for n in src.nodes("primitive_type") if n.text == b"double"] + src.named(DOUBLE_VECTORS)
+        candidates.sort(key=lambda n: n.start_byte)
+        for node in candidates:
             name = text(node)
-            if name != "double" and name not in DOUBLE_VECTORS:
-                continue
             if node.start_point[0] in lines or not src.in_device_code(node):
                 continue
             lines.add(node.start_point[0])
@@ -103,9 +103,9 @@ class HalfIntrinsics(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         lines: set[int] = set()
-        for node in src.nodes("identifier"):
+        for node in src.named(HALF_INTRINSICS):
             name = text(node)
-            if name not in HALF_INTRINSICS or node.start_point[0] in lines:
+            if node.type != "identifier" or node.start_point[0] in lines:
                 continue
             parent = node.parent
             if parent is None or parent.type != "call_expression" or not src.in_device_code(node):

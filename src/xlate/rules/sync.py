@@ -77,8 +77,8 @@ class AsyncCopy(Rule):
                 f"{name}: asynchronous copies into shared memory (cp.async, pipelines, TMA) have no HIP or Metal "
                 "API; load through registers and synchronise the block",
             )
-        for call in src.nodes("call_expression"):
-            if call_name(call) in ("wait", "wait_prior") and call_qualified_name(call).startswith(
+        for call in src.calls(("wait", "wait_prior")):
+            if call_qualified_name(call).startswith(
                     ("cooperative_groups::", "cg::")) and call.start_point[0] not in lines:
                 lines.add(call.start_point[0])
                 yield self.hazard(src, call, f"{call_qualified_name(call)} waits for cooperative-groups "
@@ -143,7 +143,9 @@ class AsyncBarrier(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         lines: set[int] = set()
-        for node in src.nodes("type_identifier", "identifier"):
+        for node in src.named(BARRIER_FUNCS | {"barrier"}):
+            if node.type not in ("type_identifier", "identifier"):
+                continue
             name = text(node)
             if name == "barrier" and _in_cuda_namespace(node) and node.start_point[0] not in lines:
                 lines.add(node.start_point[0])
@@ -197,10 +199,8 @@ class Atomic64Bit(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.nodes("call_expression"):
+        for call in src.calls(ATOMIC_FUNCS):
             name = call_name(call)
-            if name not in ATOMIC_FUNCS:
-                continue
             args = call_arguments(call)
             if not args:
                 continue
@@ -266,9 +266,9 @@ class SystemScopeAtomic(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.nodes("call_expression"):
+        for call in src.calls({"__threadfence_system"} | {f for f in ATOMIC_FUNCS if f.endswith("_system")}):
             name = call_name(call)
-            if name == "__threadfence_system" or (name in ATOMIC_FUNCS and name.endswith("_system")):
+            if True:
                 yield self.hazard(
                     src, call,
                     f"{name} has system scope; Metal atomics and fences stop at device scope: signal the host "

@@ -240,7 +240,7 @@ def declared_type(name: str, at: Node) -> str | None:
     Pointer and array declarators add "*" so callers can tell `double* p` from `double d`.
     """
     scopes: list[Node] = []
-    fn = enclosing_function(at)
+    fn = enclosing_function(at)  # rare path: only atomics whose address is not cast
     if fn is not None:
         scopes.append(fn)
     root = at
@@ -293,9 +293,9 @@ def has_qualifier(decl: Node, qualifier: str) -> bool:
 def name_nodes(src: SourceView, names: frozenset[str] | set[str]) -> Iterator[Node]:
     """Identifier-like nodes spelling one of `names`, at most one per source line, in document order."""
     lines: set[int] = set()
-    for node in src.nodes("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
-        if text(node) in names:
-            row = node.start_point[0]
+    for node in src.named(names):
+        row = node.start_point[0]
+        if True:
             if row not in lines:
                 lines.add(row)
                 yield node

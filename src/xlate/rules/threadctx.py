@@ -69,7 +69,7 @@ def _is_thread_ref(name: str, tainted: set[str] | frozenset[str]) -> bool:
 
 def is_thread_expr(src: SourceView, node: Node) -> bool:
     """Whether an expression involves a thread/lane index (directly or through a derived local)."""
-    tainted = thread_variables(src, enclosing_function(node))
+    tainted = thread_variables(src, src.function_of(node))
     for ident in names_in(node):
         name = text(ident)
         if ident.type == "field_identifier":

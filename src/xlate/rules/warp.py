@@ -85,6 +85,8 @@ class HardcodedWarpSize(Rule):
             if left is None or right is None:
                 continue
             lit = strip_parens(right)
+            if lit.type not in ("number_literal", "identifier"):
+                continue
             op = operator(node)
             value = _warp_value(lit, consts)
             if op == "==" and value == 31 and is_lane_expr(left) and src.in_device_code(node):
@@ -102,10 +104,8 @@ class HardcodedWarpSize(Rule):
                 "use warpSize (threadIdx.x % warpSize, threadIdx.x / warpSize) instead",
             )
 
-        for call in src.nodes("call_expression"):
+        for call in src.calls(SHUFFLE_WIDTH):
             name = call_name(call)
-            if name not in SHUFFLE_WIDTH:
-                continue
             args = call_arguments(call)
             d = SHUFFLE_DELTA.get(name)
             if d is not None and d < len(args) and int_literal(strip_parens(args[d])) == 16:
@@ -172,7 +172,7 @@ class HardcodedWarpSize(Rule):
                     continue
                 if inner.type != "identifier":
                     continue  # multi-dimensional tiles (e.g. [32][33]) are tile widths, not warp widths
-                if self._indexed_per_lane(src, text(inner), enclosing_function(decl)):
+                if self._indexed_per_lane(src, text(inner), src.function_of(decl)):
                     yield self.hazard(
                         src,
                         size,
@@ -297,8 +297,8 @@ class WarpSizeNotConstexpr(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in src.nodes("identifier", "type_identifier"):
-            if node.text != b"warpSize":
+        for node in src.named(("warpSize",)):
+            if node.type not in ("identifier", "type_identifier"):
                 continue
             context = _constant_context(node)
             if context:
@@ -400,7 +400,7 @@ class ImplicitWarpSynchronous(Rule):
                     ident = ident.child_by_field_name("declarator")
                 if ident is None:
                     continue
-                steps = self._lockstep_steps(src, text(ident), enclosing_function(node))
+                steps = self._lockstep_steps(src, text(ident), src.function_of(node))
                 if len(steps) >= 2:
                     yield self.hazard(
                         src,
