@@ -63,7 +63,7 @@ def test_event_create_with_flags_note(smap: symbols.SymbolMap) -> None:
         ("curandGenerateUniform", "hiprandGenerateUniform"),
         ("cufftExecC2C", "hipfftExecC2C"),
         ("cusparseSpMV", "hipsparseSpMV"),
-        ("cusolverDnSgetrf", "hipsolverDnSgetrf"),
+        ("cusolverDnDpotrfBatchedX", "hipsolverDnDpotrfBatchedX"),
         ("cub::BlockReduce", "hipcub::BlockReduce"),
         ("thrust::sort", "thrust::sort"),
         ("ncclAllReduce", "ncclAllReduce"),
@@ -132,10 +132,10 @@ def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.Monk
     root = tmp_path / "glossary"
     shutil.copytree(ROOT, root)
     first = symbols.load(root)
-    assert first.get("cudaMallocHost").hip == "hipHostMalloc"
+    assert first.get("cudaErrorMemoryAllocation").hip == "hipErrorOutOfMemory"
     table = root / "api" / "cuda-runtime.yaml"
-    table.write_text(table.read_text().replace("cudaMallocHost: hipHostMalloc", "cudaMallocHost: hipMallocHostChanged"))
+    table.write_text(table.read_text().replace("cudaErrorMemoryAllocation: hipErrorOutOfMemory", "cudaErrorMemoryAllocation: hipErrorChanged"))
     second = symbols.load(root)
     assert second.content_hash != first.content_hash
-    assert second.get("cudaMallocHost").hip == "hipMallocHostChanged"
+    assert second.get("cudaErrorMemoryAllocation").hip == "hipErrorChanged"
     assert list((tmp_path / "cache" / "xlate").glob("symbols-*.json"))

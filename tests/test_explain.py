@@ -1,0 +1,157 @@
+"""`xlate explain` on real CUDA: what gets annotated, where, and what never does."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from explain_shape import check_document
+from xlate import explain, symbols
+from xlate.glossary import default_root
+
+FIXTURES = Path(__file__).parent / "fixtures" / "explain"
+KERNELS = Path(__file__).resolve().parents[1] / "kernels" / "examples"
+
+
+@pytest.fixture(scope="module")
+def smap() -> symbols.SymbolMap:
+    return symbols.load(default_root())
+
+
+def _explain(path: Path, smap: symbols.SymbolMap) -> dict:
+    return explain.explain_path(path.name, path, smap)
+
+
+def _at(result: dict, line: int) -> list[str]:
+    return [a["symbol"] for a in result["annotations"] if a["line"] == line]
+
+
+def test_constructs_are_annotated_where_they_are(smap: symbols.SymbolMap) -> None:
+    r = _explain(FIXTURES / "constructs.cu", smap)
+    assert r["errors"] == []
+    assert _at(r, 2) == ["cuda_runtime.h"]
+    assert _at(r, 3) == ["cooperative_groups.h"]
+    assert "__syncthreads" in _at(r, 4)  # macro body
+    assert "__global__" in _at(r, 9)
+    assert "__shared__" in _at(r, 10)
+    assert _at(r, 11) == ["blockIdx", "blockDim", "threadIdx"]
+    assert _at(r, 15) == ["cg::thread_block", "cg::this_thread_block"]  # through the namespace alias
+    assert "<<<>>>" in _at(r, 25)
+    first = next(a for a in r["annotations"] if a["symbol"] == "cudaMalloc")
+    assert (first["line"], first["column"]) == (23, 3)
+    assert first["equivalents"]["hip"] == "hipMalloc"
+    host = next(a for a in r["annotations"] if a["symbol"] == "cudaMallocHost")
+    assert host["equivalents"]["hip"] == "hipHostMalloc"
+    none = next(a for a in r["annotations"] if a["symbol"] == "cudaThreadGetLimit")
+    assert none["equivalents"]["hip"] is None
+
+
+def test_comments_and_strings_are_never_annotated(smap: symbols.SymbolMap) -> None:
+    r = _explain(FIXTURES / "constructs.cu", smap)
+    assert _at(r, 1) == []  # line comment
+    assert _at(r, 7) == []  # block comment naming cudaMemcpy
+    assert _at(r, 12) == []  # string literal naming cudaMalloc and __syncthreads
+    assert _at(r, 27) == []  # std::min is not CUDA, and its last component is not looked up alone
+
+
+def test_template_arguments_and_types(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+    src = tmp_path / "t.cu"
+    src.write_text("template <typename S> void f();\nvoid g() { f<cudaStream_t>(); cudaEvent_t e; }\n")
+    r = _explain(src, smap)
+    assert _at(r, 2) == ["cudaStream_t", "cudaEvent_t"]
+
+
+def test_columns_count_characters_not_bytes(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+    src = tmp_path / "u.cu"
+    src.write_text("void f() { const char* s = \"héllo\"; cudaDeviceSynchronize(); }\n", encoding="utf-8")
+    r = _explain(src, smap)
+    a = r["annotations"][0]
+    line = src.read_text(encoding="utf-8").splitlines()[0]
+    assert line[a["column"] - 1 :].startswith("cudaDeviceSynchronize")
+
+
+def test_broken_file_is_annotated_where_the_tree_is_sound(smap: symbols.SymbolMap) -> None:
+    r = _explain(FIXTURES / "broken.cu", smap)
+    syntax = [e for e in r["errors"] if e["kind"] == "syntax"]
+    assert syntax and all(e["line"] == 3 for e in syntax)
+    symbols_seen = {(a["line"], a["symbol"]) for a in r["annotations"]}
+    assert (1, "cuda_runtime.h") in symbols_seen
+    assert (2, "threadIdx") in symbols_seen
+    assert (4, "cudaMalloc") in symbols_seen
+    assert all(a["line"] != 3 or a["column"] < syntax[0]["column"] for a in r["annotations"])
+
+
+def test_json_shape_on_fixtures(smap: symbols.SymbolMap) -> None:
+    out = io.StringIO()
+    code = explain.run([str(FIXTURES)], fmt="json", out=out, jobs=1)
+    doc = json.loads(out.getvalue())
+    check_document(doc)
+    assert code == explain.EXIT_OK
+    assert {Path(f["path"]).name for f in doc["files"]} >= {"constructs.cu", "broken.cu", "portable.cu"}
+
+
+@pytest.mark.skipif(not any(KERNELS.glob("**/*.cu")), reason="no kernel examples in kernels/examples yet")
+def test_json_shape_on_kernel_examples() -> None:
+    out = io.StringIO()
+    explain.run([str(KERNELS)], fmt="json", out=out, jobs=1)
+    doc = json.loads(out.getvalue())
+    check_document(doc)
+    cu_files = [f for f in doc["files"] if f["path"].endswith(".cu")]
+    assert cu_files
+    assert all(not any(e["kind"] in ("read", "internal") for e in f["errors"]) for f in cu_files)
+    assert sum(len(f["annotations"]) for f in cu_files) > 0
+
+
+def test_fail_on_sets_the_exit_code() -> None:
+    fixture = str(FIXTURES / "constructs.cu")
+    assert explain.run([fixture], fmt="json", out=io.StringIO(), jobs=1) == explain.EXIT_OK
+    doc_out = io.StringIO()
+    explain.run([fixture], fmt="json", out=doc_out, jobs=1)
+    severities = {h["severity"] for f in json.loads(doc_out.getvalue())["files"] for h in f["hazards"]}
+    expected = explain.EXIT_FINDINGS if severities & {"warning", "error"} else explain.EXIT_OK
+    assert explain.run([fixture], fmt="json", fail_on="warning", out=io.StringIO(), jobs=1) == expected
+    expected_err = explain.EXIT_FINDINGS if "error" in severities else explain.EXIT_OK
+    assert explain.run([fixture], fmt="json", fail_on="error", out=io.StringIO(), jobs=1) == expected_err
+
+
+def test_backend_filter_keeps_matching_hazards() -> None:
+    out = io.StringIO()
+    explain.run([str(FIXTURES / "constructs.cu")], fmt="json", backend="hip", out=out, jobs=1)
+    for f in json.loads(out.getvalue())["files"]:
+        assert all("hip" in h["backends"] for h in f["hazards"])
+
+
+def test_tree_walk_skips_hidden_and_build_folders_and_non_cuda_files(tmp_path: Path) -> None:
+    from xlate.cuda.files import collect
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.cu").write_text("__global__ void k() {}\n")
+    (tmp_path / "src" / "b.cpp").write_text("#include <cuda_runtime.h>\nint main() { cudaDeviceSynchronize(); }\n")
+    (tmp_path / "src" / "plain.cpp").write_text("int main() { return 0; }\n")
+    (tmp_path / "src" / "notes.txt").write_text("cudaMalloc\n")
+    for skipped in ("build", ".git", "node_modules"):
+        (tmp_path / skipped).mkdir()
+        (tmp_path / skipped / "gen.cu").write_text("__global__ void g() {}\n")
+    targets, errors = collect([str(tmp_path)])
+    assert errors == []
+    assert sorted(t.path.name for t in targets) == ["a.cu", "b.cpp"]
+    only, _ = collect([str(tmp_path)], include=["*.cu"])
+    assert [t.path.name for t in only] == ["a.cu"]
+    rest, _ = collect([str(tmp_path)], exclude=["src/a.*"])
+    assert [t.path.name for t in rest] == ["b.cpp"]
+
+
+def test_files_spread_over_processes_give_the_same_results(tmp_path: Path, smap: symbols.SymbolMap) -> None:
+    from xlate.cuda.files import collect
+
+    for i in range(6):
+        (tmp_path / f"k{i}.cu").write_text((FIXTURES / "constructs.cu").read_text())
+    targets, _ = collect([str(tmp_path)])
+    serial = explain.explain_targets(targets, smap, jobs=1)
+    parallel = explain.explain_targets(targets, smap, jobs=2)
+    assert [r["path"] for r in parallel] == [r["path"] for r in serial]
+    assert [r["annotations"] for r in parallel] == [r["annotations"] for r in serial]
+    assert [r["hazards"] for r in parallel] == [r["hazards"] for r in serial]

@@ -1,0 +1,134 @@
+"""Renderers: text (plain and coloured), markdown, json and SARIF 2.1.0 validated against the official schema."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from xlate import explain, symbols
+from xlate.glossary import default_root
+from xlate.render import markdown, rule_url, sarif, text
+from xlate.render import json_ as json_render
+
+FIXTURES = Path(__file__).parent / "fixtures" / "explain"
+SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.fixture(scope="module")
+def results() -> list[dict]:
+    smap = symbols.load(default_root())
+    files = [FIXTURES / "constructs.cu", FIXTURES / "broken.cu", FIXTURES / "portable.cu"]
+    out = [explain.explain_path(str(p), p, smap) for p in files]
+    missing = explain.empty_result("missing.cu")
+    missing["errors"].append({"kind": "missing", "message": "no such file or directory"})
+    return out + [missing]
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_text_is_plain_when_not_a_terminal(results: list[dict]) -> None:
+    out = io.StringIO()
+    text.write(results, out)
+    body = out.getvalue()
+    assert not ANSI.search(body)
+    assert "cudaMalloc" in body and "HIP: hipMalloc" in body
+    # the source line comes first, its equivalents on the lines below it
+    lines = body.splitlines()
+    i = next(n for n, line in enumerate(lines) if "cudaMalloc(&dev" in line)
+    assert "cudaMalloc" in lines[i + 1] and "HIP: hipMalloc" in lines[i + 1]
+
+
+def test_text_hazards_and_errors_are_compiler_style(results: list[dict]) -> None:
+    out = io.StringIO()
+    text.write(results, out)
+    body = out.getvalue()
+    style = re.compile(r"^(\S+):(\d+):(\d+): (XL\d+) ([a-z0-9-]+) .+$", re.MULTILINE)
+    found = style.findall(body)
+    expected = sum(len(r["hazards"]) for r in results)
+    assert len(found) == expected
+    assert re.search(r"broken\.cu:3:\d+: error\[syntax\]", body)
+    assert "missing.cu: error[missing] no such file or directory" in body
+
+
+def test_text_colours_on_a_terminal_unless_no_color(results: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    tty = FakeTTY()
+    text.write(results[:1], tty)
+    assert ANSI.search(tty.getvalue())
+    monkeypatch.setenv("NO_COLOR", "1")
+    tty = FakeTTY()
+    text.write(results[:1], tty)
+    assert not ANSI.search(tty.getvalue())
+
+
+def test_text_backend_filter(results: list[dict]) -> None:
+    out = io.StringIO()
+    text.write(results[:1], out, backend="hip")
+    assert "HIP:" in out.getvalue() and "Metal:" not in out.getvalue()
+
+
+def test_markdown(results: list[dict]) -> None:
+    body = markdown.render(results)
+    assert "| Line | CUDA | Concept | HIP | Metal |" in body
+    assert "| 23 | `cudaMalloc` | " in body
+    for r in results:
+        for h in r["hazards"]:
+            assert f"]({rule_url(h['name'])})" in body
+    assert "no such file or directory" in body
+
+
+def test_rule_links_point_at_docs_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XLATE_DOCS_URL", raising=False)
+    assert rule_url("hardcoded-warp-size") == "docs/rules/hardcoded-warp-size.md"
+    monkeypatch.setenv("XLATE_DOCS_URL", "https://example.org/xlate/rules")
+    assert rule_url("hardcoded-warp-size") == "https://example.org/xlate/rules/hardcoded-warp-size/"
+
+
+def test_json_round_trips(results: list[dict]) -> None:
+    from explain_shape import check_document
+
+    out = io.StringIO()
+    json_render.write(results, out)
+    doc = json.loads(out.getvalue())
+    check_document(doc)
+    assert doc["files"][0]["annotations"] == results[0]["annotations"]
+
+
+@pytest.mark.parametrize("docs_url", [None, "https://example.org/xlate/rules/"])
+def test_sarif_validates_against_the_2_1_0_schema(results: list[dict], monkeypatch: pytest.MonkeyPatch, docs_url: str | None) -> None:
+    import jsonschema
+
+    if docs_url:
+        monkeypatch.setenv("XLATE_DOCS_URL", docs_url)
+    else:
+        monkeypatch.delenv("XLATE_DOCS_URL", raising=False)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    out = io.StringIO()
+    sarif.write(results, out)
+    doc = json.loads(out.getvalue())
+    validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+    run = doc["runs"][0]
+    assert len(run["results"]) == sum(len(r["hazards"]) for r in results)
+    ids = {r["id"] for r in run["tool"]["driver"]["rules"]}
+    assert all(res["ruleId"] in ids for res in run["results"])
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert any("no such file" in n["message"]["text"] for n in notes)
+    assert run["invocations"][0]["executionSuccessful"] is False
+
+
+def test_sarif_schema_rejects_a_broken_log() -> None:
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {}}, "results": [{"message": {"text": "x"}, "level": "loud"}]}]}
+    assert list(jsonschema.Draft7Validator(schema).iter_errors(bad))
