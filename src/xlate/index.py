@@ -184,6 +184,33 @@ def clean_query(query: str) -> str:
     return " ".join(text.split())[:MAX_QUERY]
 
 
+_TABLES: dict[int, tuple[dict[str, Any], dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]] = {}
+
+
+def _tables(index: dict[str, Any]) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]:
+    """Exact, case-folded and loose spellings -> label entries; built once per loaded index.
+
+    A language server asks thousands of times against one index, so the scan over every label
+    happens once, not per request.
+    """
+    cached = _TABLES.get(id(index))
+    if cached is not None and cached[0] is index:
+        return cached[1], cached[2], cached[3]
+    exact: dict[str, list[tuple]] = {}
+    folded: dict[str, list[tuple]] = {}
+    loose_map: dict[str, list[tuple]] = {}
+    for entry in index["labels"]:
+        label = entry[0]
+        exact.setdefault(label, []).append(tuple(entry))
+        folded.setdefault(label.casefold(), []).append(tuple(entry))
+        key = loose(label)
+        if key:
+            loose_map.setdefault(key, []).append(tuple(entry))
+    _TABLES.clear()  # one index in use at a time; do not keep old ones alive
+    _TABLES[id(index)] = (index, exact, folded, loose_map)
+    return exact, folded, loose_map
+
+
 def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol > exact name/alias > loose spelling > fuzzy."""
     q = clean_query(query)
@@ -195,17 +222,20 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
         if m.concept not in best or m.score > best[m.concept].score:
             best[m.concept] = m
 
-    folded, q_loose = q.casefold(), loose(q)
-    labels = index["labels"]
-    for label, cid, kind, label_backend in labels:
-        if backend and label_backend and label_backend != backend:
-            continue
-        if label == q and kind == "symbol":
+    def allowed(label_backend: str | None) -> bool:
+        return not (backend and label_backend and label_backend != backend)
+
+    exact, folded, loose_map = _tables(index)
+    for label, cid, kind, label_backend in exact.get(q, ()):
+        if kind == "symbol" and allowed(label_backend):
             offer(Match(cid, SCORE_SYMBOL, label, kind, label_backend))
-        elif label.casefold() == folded:
+    for label, cid, kind, label_backend in folded.get(q.casefold(), ()):
+        if allowed(label_backend) and not (kind == "symbol" and label == q):
             score = SCORE_SYMBOL - 1 if kind == "symbol" else SCORE_NAME
             offer(Match(cid, score, label, kind, label_backend))
-        elif q_loose and loose(label) == q_loose:
+    q_loose = loose(q)
+    for label, cid, kind, label_backend in loose_map.get(q_loose, ()) if q_loose else ():
+        if allowed(label_backend):
             offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
