@@ -1,25 +1,28 @@
 // out = in^T for a rows x cols float matrix. Teaches shared-memory tiling: a block reads a
-// 32x32 tile with coalesced row accesses, and writes it back transposed, again coalesced, by
-// reading the tile column-wise. The extra column of padding puts the 32 elements of a tile
-// column in 32 different banks, so the column read has no bank conflicts.
+// 64x64 tile with coalesced row accesses, and writes it back transposed, again coalesced, by
+// reading the tile column-wise. The extra column of padding (TILE + 1) puts the elements of a
+// tile column in different banks, so the column read has no bank conflicts.
 #include "../../common/harness.cuh"
 
-constexpr int TILE = 32;
-constexpr int ROWS = 8;  // a 32x8 block: each thread moves TILE / ROWS = 4 elements
+constexpr int TILE = 64;
+constexpr int BX = 32, BY = 8;  // a 32x8 block: each thread moves (TILE/BX) * (TILE/BY) = 16 elements
 
-__global__ void transpose(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+__global__ __launch_bounds__(BX * BY) void transpose(const float* __restrict__ in, float* __restrict__ out,
+                                                     int rows, int cols) {
   __shared__ float tile[TILE][TILE + 1];
-  int x = blockIdx.x * TILE + threadIdx.x;
-  int y = blockIdx.y * TILE + threadIdx.y;
+  int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
+  // 16 independent loads per thread are issued before the barrier: plenty of bytes in flight
 #pragma unroll
-  for (int j = 0; j < TILE; j += ROWS)
-    if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = in[(long)(y + j) * cols + x];
+  for (int j = threadIdx.y; j < TILE; j += BY)
+#pragma unroll
+    for (int i = threadIdx.x; i < TILE; i += BX)
+      if (x0 + i < cols && y0 + j < rows) tile[j][i] = in[(long)(y0 + j) * cols + x0 + i];
   __syncthreads();  // the whole tile is loaded before any thread reads another thread's element
-  x = blockIdx.y * TILE + threadIdx.x;
-  y = blockIdx.x * TILE + threadIdx.y;
 #pragma unroll
-  for (int j = 0; j < TILE; j += ROWS)
-    if (x < rows && y + j < cols) out[(long)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+  for (int j = threadIdx.y; j < TILE; j += BY)
+#pragma unroll
+    for (int i = threadIdx.x; i < TILE; i += BX)
+      if (y0 + i < rows && x0 + j < cols) out[(long)(x0 + j) * rows + y0 + i] = tile[i][j];
 }
 
 int main(int argc, char** argv) {
@@ -28,7 +31,7 @@ int main(int argc, char** argv) {
   size_t n = (size_t)rows * cols;
   float* in = harness::to_device(harness::read<float>(args, "a", n));
   float* out = harness::poisoned<float>(n);
-  dim3 block(TILE, ROWS);
+  dim3 block(BX, BY);
   dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
   auto launch = [&] { transpose<<<grid, block>>>(in, out, rows, cols); };
   float ms = harness::median_ms(launch, args.iters);
