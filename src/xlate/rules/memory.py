@@ -13,7 +13,6 @@ from xlate.rules.base import (
     SourceView,
     call_arguments,
     call_name,
-    enclosing_function,
     is_kernel,
     register,
 )

@@ -12,7 +12,7 @@ import re
 
 from tree_sitter import Node
 
-from xlate.rules.base import SourceView, enclosing_function
+from xlate.rules.base import SourceView
 from xlate.rules.syntax import declarator_name, names_in, text
 
 THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank", "__lane_id"})
