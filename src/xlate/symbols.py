@@ -64,6 +64,9 @@ class SymbolMap:
         self.family_prefixes: tuple[str, ...] = tuple(data.get("prefixes", []))
         self.content_hash: str = data.get("hash", "")
         self.namespaces: frozenset[str] = frozenset(data.get("namespaces", []))
+        # Byte spellings for the scanner's first, cheapest test (most identifiers in a file are not CUDA).
+        self.known_bytes: frozenset[bytes] = frozenset(s.encode() for s in self._raw)
+        self.prefix_bytes: tuple[bytes, ...] = tuple(p.encode() for p in self.family_prefixes)
 
     def __len__(self) -> int:
         return len(self._raw)

@@ -104,6 +104,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)}
     get = smap.get
     namespaces = smap.namespaces
+    known, prefixes = smap.known_bytes, smap.prefix_bytes
+    alias_heads = tuple(a.encode() + b"::" for a in aliases)
     out: list[tuple[Occurrence, Entry]] = []
 
     for m in _INCLUDE.finditer(source):
@@ -130,6 +132,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
                     line, col = lines.position(start)
                     out.append((Occurrence(line, col, LAUNCH, entry.concept, entry.hip, entry.metal, node.parent), entry))
             continue
+        if raw not in known and not raw.startswith(prefixes) and not (alias_heads and raw.startswith(alias_heads)):
+            continue  # the common case: an ordinary identifier
         text = raw.decode("ascii")
         entry = get(text)
         if entry is None and b"::" in raw:
