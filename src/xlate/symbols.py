@@ -224,6 +224,48 @@ def _rename_by_families(name: str, families: list[Any]) -> str | None:
 
 
 _LOADED: dict[str, SymbolMap] = {}
+STAMP_FILE = "symbols-stamps.json"
+
+
+def _stat_signature(root: Path) -> str:
+    """Names, sizes and modification times of every file the content hash reads (a superset of them)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    files = sorted(root.rglob("*.yaml"))
+    kernels = root.parent / "kernels" / "examples"
+    if kernels.is_dir():
+        files += sorted(kernels.glob("*/example.yaml"))
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _content_key(root: Path) -> str:
+    """The glossary's content hash, found without reading every file when nothing changed since last time."""
+    stamps_path = ix.cache_dir() / STAMP_FILE
+    sig = _stat_signature(root)
+    try:
+        stamps = json.loads(stamps_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamps = {}
+    key = stamps.get(sig) if isinstance(stamps, dict) else None
+    if isinstance(key, str):
+        return key
+    key = ix.content_hash(root)
+    stamps = {sig: key}  # one entry: the current state of this glossary
+    try:
+        stamps_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamps_path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(stamps), encoding="utf-8")
+        os.replace(tmp, stamps_path)
+    except OSError:
+        pass
+    return key
 
 
 def load(root: Path | None = None) -> SymbolMap:
@@ -231,7 +273,7 @@ def load(root: Path | None = None) -> SymbolMap:
     root = root or ix.glossary_root()
     if not root.is_dir():
         raise ix.IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
-    key = ix.content_hash(root)
+    key = _content_key(root)
     if key in _LOADED:
         return _LOADED[key]
     path = ix.cache_dir() / f"symbols-{SYMBOLS_VERSION}-{key}.json"
