@@ -153,7 +153,7 @@ class ComputeCapabilityCheck(Rule):
     )
     fix = (
         "Ask for the feature, not the number: on HIP check `gcnArchName` or the specific attribute "
-        "(e.g. `hipDeviceAttributeWarpSize`, `sharedMemPerBlockOptin`), and keep compute-capability "
+        "(e.g. `hipDeviceAttributeWarpSize`, `sharedMemPerBlock`), and keep compute-capability "
         "tests inside NVIDIA-only code. On Metal query `supportsFamily(...)`."
     )
     fixed_example = (

@@ -15,13 +15,13 @@ NOT_MISSING = frozenset({"same", "renamed", "approximate", "unknown"})
 @lru_cache(maxsize=1)
 def covered_symbols() -> frozenset[str]:
     """Symbols a dedicated rule already explains in context (its message says what to do instead)."""
-    from xlate.rules import arch, launch, masks, matrix, memory, precision, sync
+    from xlate.rules import arch, launch, masks, matrix, memory, precision, runtime, sync
 
     return frozenset().union(
         launch.CLUSTER_NAMES, launch.GRID_SYNC_NAMES, launch.DEVICE_LAUNCH_NAMES,
         memory.TEXTURE_NAMES, memory.L2_NAMES, sync.ASYNC_COPY_NAMES, sync.BARRIER_FUNCS,
         masks.MASKED, masks.MASK_RESULT, arch.ARCH_MACROS, arch.COMPILER_MACROS, arch.CC_ATTRS,
-        matrix.WMMA_FUNCS, precision.HALF_INTRINSICS,
+        matrix.WMMA_FUNCS, precision.HALF_INTRINSICS, runtime.CACHE_CONFIG_CALLS, runtime.UNSUPPORTED_LIMITS,
         {"asm", "wmma", "nvcuda::wmma", "double", "__launch_bounds__", "__syncwarp", "__threadfence_system",
          "barrier", "pipeline", "mma.h", "cuda/barrier", "cuda/pipeline", "cuda_pipeline.h"},
     )

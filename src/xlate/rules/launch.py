@@ -200,8 +200,8 @@ class CooperativeGridSync(Rule):
         "A grid barrier only works when every block of the grid is resident at once, which CUDA "
         "guarantees through a cooperative launch. HIP supports `grid_group::sync()` when the kernel is "
         "launched with `hipLaunchCooperativeKernel` and the grid fits the device's co-resident limit "
-        "(query it with the occupancy API on AMD, where CU counts and limits differ); multi-grid groups "
-        "are deprecated. Metal has no grid-wide barrier inside a dispatch."
+        "(query it with the occupancy API on AMD, where CU counts and limits differ). Metal has no "
+        "grid-wide barrier inside a dispatch."
     )
     example = (
         "__global__ void step(float* x) {\n"

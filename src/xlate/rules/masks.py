@@ -35,7 +35,7 @@ MASKED = frozenset({
 MASK_RESULT = frozenset({
     "__ballot_sync", "__ballot", "__activemask", "__match_any_sync", "__match_all_sync", "__match_any", "__match_all",
 })
-BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll", "__fns": "__fns64"}
+BIT32 = {"__popc": "__popcll", "__ffs": "__ffsll", "__clz": "__clzll", "__brev": "__brevll"}
 INT32_TYPES = frozenset({"int", "unsigned", "unsigned int", "uint32_t", "int32_t", "uint", "signed", "signed int"})
 
 FULL32 = 0xFFFFFFFF
@@ -229,7 +229,7 @@ class WarpSyncMask(Rule):
     fixed_example = (
         "__global__ void k(float* x) {\n"
         "  float v = x[threadIdx.x];\n"
-        "  float first = __shfl(v, 0);  // all lanes take part\n"
+        "  float first = __shfl(v, 0);  // HIP: all lanes take part\n"
         "  if (v > 0) x[threadIdx.x] = first;\n"
         "}\n"
     )

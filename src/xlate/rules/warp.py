@@ -65,7 +65,7 @@ class HardcodedWarpSize(Rule):
         "  int warp = threadIdx.x / warpSize;\n"
         "  float v = x[threadIdx.x];\n"
         "  for (int off = warpSize / 2; off > 0; off >>= 1)\n"
-        "    v += __shfl_down(v, off);\n"
+        "    v += __shfl_down(v, off);  // HIP spelling; CUDA keeps __shfl_down_sync\n"
         "}\n"
     )
 
