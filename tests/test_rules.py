@@ -132,6 +132,8 @@ def test_hazards_are_well_formed(rule: Rule) -> None:
         assert h.rule == rule.code and h.name == rule.name and h.severity == rule.severity
         assert set(h.backends) <= set(rule.backends) and h.backends
         assert 1 <= h.line <= len(lines) and 1 <= h.column <= len(lines[h.line - 1]) + 1
+        if h.end_line is not None and h.end_column is not None:
+            assert (h.end_line, h.end_column) > (h.line, h.column)
         assert h.message and h.message[0].isascii()
 
 
@@ -195,7 +197,8 @@ const char* text = "__CUDA_ARCH__ wmma::fragment cg::this_grid() clock64() print
 
 
 def test_rules_survive_broken_and_empty_sources() -> None:
-    for source in (b"", b"__global__ void k( {", b"\xff\xfe garbage \x00", b"{" * 500 + b"}" * 500):
+    deep = b"__global__ void k(int* x) { x[0] = " + b"(" * 5000 + b"threadIdx.x & 31" + b")" * 5000 + b"; }"
+    for source in (b"", b"__global__ void k( {", b"\xff\xfe garbage \x00", b"{" * 500 + b"}" * 500, deep):
         view = SourceView("bad.cu", source, parse(source))
         run_all(view)  # must not raise
 

@@ -83,6 +83,13 @@ class SourceView:
         col = len(self.source[line_start : node.start_byte].decode("utf-8", errors="replace"))
         return row + 1, col + 1
 
+    def end_position(self, node: Node) -> tuple[int, int]:
+        """1-based (line, column in characters) just past a node's last character."""
+        row, col_bytes = node.end_point
+        line_start = node.end_byte - col_bytes
+        col = len(self.source[line_start : node.end_byte].decode("utf-8", errors="replace"))
+        return row + 1, col + 1
+
     def walk(self, types: set[str] | None = None) -> Iterator[Node]:
         """Every node in document order (optionally only some types), without recursion limits."""
         cursor = self.tree.walk()
@@ -284,7 +291,7 @@ class Rule:
     ) -> Hazard:
         """A finding at a node; `backends` narrows the rule's backends for this one finding."""
         line, column = src.position(node)
-        end_row, _ = node.end_point
+        end_line, end_column = src.end_position(node)
         return Hazard(
             line,
             column,
@@ -293,7 +300,8 @@ class Rule:
             self.severity,
             backends or self.backends,
             message,
-            end_line=end_row + 1,
+            end_line=end_line,
+            end_column=end_column,
         )
 
 

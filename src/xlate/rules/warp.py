@@ -93,7 +93,11 @@ class HardcodedWarpSize(Rule):
                 yield from emit(lit, "lane 31 is the last lane only in a 32-lane warp; use warpSize - 1")
                 continue
             what = WARP_ARITH.get((op, value if value is not None else -1))
-            if what is None or not src.in_device_code(node) or not is_thread_expr(src, left):
+            if what is None or not src.in_device_code(node):
+                continue
+            if what == "warp index" and _is_block_dim(left):
+                what = "warp count"
+            elif not is_thread_expr(src, left):
                 continue
             expr = " ".join(text(node).split())
             expr = expr if len(expr) <= 40 else expr[:37] + "..."
@@ -208,6 +212,15 @@ class HardcodedWarpSize(Rule):
 
 
 WARP_CONSTANT = re.compile(r"(?i)warp|lane|wave|simd")
+
+
+def _is_block_dim(node: Node) -> bool:
+    """`blockDim.x` (or .y/.z), possibly in parentheses: dividing it by 32 counts warps."""
+    node = strip_parens(node)
+    if node.type != "field_expression":
+        return False
+    arg = node.child_by_field_name("argument")
+    return arg is not None and text(arg) == "blockDim"
 
 
 def _warp_value(node: Node, consts: dict[str, int]) -> int | None:
