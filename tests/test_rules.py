@@ -263,3 +263,10 @@ def test_fixtures_through_explain(rule: Rule) -> None:
             # Symbol-map findings depend on the map's coverage; every other rule must stay quiet.
             others = [h for h in result["hazards"] if h["name"] != rule.name and h["name"] not in EQUIVALENTS]
             assert not others, others
+
+
+def test_linked_concepts_exist_in_the_glossary() -> None:
+    root = Path(__file__).parent.parent / "glossary"
+    concept_ids = {p.stem for p in root.rglob("*.yaml") if p.parent.name not in ("api", "gpus")}
+    missing = {r.name: [c for c in r.concepts if c not in concept_ids] for r in RULES}
+    assert not {k: v for k, v in missing.items() if v}

@@ -18,7 +18,6 @@ class NoFp64Metal(Rule):
     name = "no-fp64-metal"
     severity = Severity.warning
     backends = ("metal",)
-    concepts = ("fp64",)
     references = (MSL_SPEC,)
     summary = "`double` (or a double vector type) used in device code."
     why = (
@@ -77,7 +76,7 @@ class HalfIntrinsics(Rule):
     name = "half-intrinsics"
     severity = Severity.info
     backends = ("metal",)
-    concepts = ("fp16",)
+    concepts = ("fp16-format",)
     references = (MSL_SPEC,)
     summary = "CUDA half-precision intrinsics (`__hadd2`, `__hfma2`, `__float2half`, ...) in device code."
     why = (
