@@ -10,6 +10,7 @@ from xlate.rules.syntax import name_nodes, text
 HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 HIP_COOP = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"
 CUDA_GUIDE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
+CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCUDA/cluster_dims.cu"
 
 
 @register
@@ -80,8 +81,8 @@ class DynamicParallelism(Rule):
     why = (
         "CUDA lets a kernel launch child kernels (`child<<<...>>>` inside a `__global__` function) and "
         "launch graphs from the device. HIP does not support dynamic parallelism: kernels can only be "
-        "launched from the host. Metal compute kernels cannot dispatch work either; only indirect command "
-        "buffers prepared for the GPU come close."
+        "launched from the host. Metal kernels cannot launch kernels either; the closest is a kernel that "
+        "encodes commands into an indirect command buffer which the host then executes."
     )
     example = (
         "__global__ void child(float* x) { x[threadIdx.x] *= 2; }\n"
@@ -144,13 +145,15 @@ class ThreadBlockCluster(Rule):
     severity = Severity.error
     backends = ("hip", "metal")
     concepts = ("thread-block-cluster", "distributed-shared-memory")
-    references = (CUDA_GUIDE,)
+    references = (CUDA_GUIDE, CLANG_CLUSTER_TEST)
     summary = "Thread block clusters and distributed shared memory (Hopper and later)."
     why = (
         "Clusters group thread blocks that are co-scheduled on one GPC, can synchronise with "
-        "`cluster.sync()` and read each other's shared memory (`map_shared_rank`). Neither HIP nor Metal "
-        "has a level between the block (workgroup, threadgroup) and the grid: there is no cluster launch "
-        "attribute, no cluster barrier and no access to another block's shared memory."
+        "`cluster.sync()` and read each other's shared memory (`map_shared_rank`). AMD Instinct GPUs up to "
+        "CDNA4 (gfx942, gfx950) have no level between the workgroup and the grid: Clang rejects "
+        "`__cluster_dims__` for them and accepts it on AMD only for the newer gfx1250 target (at most 16 "
+        "blocks). Metal has no clusters either: no cluster launch attribute, no cluster barrier and no "
+        "access to another threadgroup's memory."
     )
     example = (
         "__global__ void __cluster_dims__(2, 1, 1) k(float* out) {\n"
@@ -175,8 +178,8 @@ class ThreadBlockCluster(Rule):
         for node in name_nodes(src, CLUSTER_NAMES):
             yield self.hazard(
                 src, node,
-                f"{text(node)}: thread block clusters and distributed shared memory exist only on NVIDIA "
-                "Hopper and later; exchange data through global memory on HIP and Metal",
+                f"{text(node)}: thread block clusters and distributed shared memory need NVIDIA Hopper or "
+                "later (on AMD only gfx1250); on MI300-class GPUs and Metal exchange data through global memory",
             )
 
 

@@ -374,9 +374,9 @@ class ImplicitWarpSynchronous(Rule):
     why = (
         "The classic last-warp reduction (`vs[tid] += vs[tid + 16]; vs[tid] += vs[tid + 8]; ...` through a "
         "`volatile` pointer, with no barrier) assumes the 32 lanes of a warp execute each line together. "
-        "That was never guaranteed after Volta's independent thread scheduling, and it hard-wires a 32-lane "
-        "width: on 64-lane AMD wavefronts the unrolled steps cover only half the wavefront, and Metal "
-        "makes no lockstep promise for SIMD-group threads."
+        "Since Volta's independent thread scheduling CUDA no longer guarantees that, and the pattern "
+        "hard-wires a 32-lane width: on 64-lane AMD wavefronts the unrolled steps cover only half the "
+        "wavefront. Metal does not document lockstep execution of SIMD-group threads either."
     )
     example = (
         "__device__ void warp_reduce(volatile float* vs, int tid) {\n"
