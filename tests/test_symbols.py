@@ -35,6 +35,11 @@ def test_at_least_two_thousand_distinct_cuda_symbols(smap: symbols.SymbolMap) ->
         ("__nv_bfloat16", "__hip_bfloat16"),
         ("nvrtcGetPTX", "hiprtcGetCode"),
         ("cuda_runtime.h", "hip/hip_runtime.h"),
+        ("cuLaunchKernel", "hipModuleLaunchKernel"),  # driver API: not the cu -> hip rule
+        ("cuMemAlloc_v2", "hipMalloc"),
+        ("cuEventCreate", "hipEventCreateWithFlags"),
+        ("cuCtxGetLimit", "hipDeviceGetLimit"),
+        ("CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory"),
     ],
 )
 def test_listed_names_and_exceptions(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
@@ -84,7 +89,7 @@ def test_cudnn_is_not_a_rename(smap: symbols.SymbolMap) -> None:
 
 
 def test_unrelated_names_are_unknown(smap: symbols.SymbolMap) -> None:
-    for name in ("cursor", "cudaCheck", "myKernel", "std::min", "current"):
+    for name in ("cursor", "cudaCheck", "myKernel", "std::min", "current", "cuFooBar"):
         assert smap.get(name) is None, name
 
 
