@@ -40,9 +40,11 @@ class AsyncCopy(Rule):
         "Ampere's `cp.async` (exposed as `cuda::memcpy_async`, `cooperative_groups::memcpy_async` and the "
         "`cuda::pipeline` / `__pipeline_*` API) and Hopper's tensor memory accelerator (TMA, `CUtensorMap` "
         "and `cp.async.bulk.tensor`) copy into shared memory without passing through registers while the "
-        "block keeps computing. HIP's headers provide none of these APIs, and Metal has no asynchronous copy "
-        "into threadgroup memory for compute kernels; the multi-stage software pipelines built on them "
-        "need a different structure on both."
+        "block keeps computing. HIP's headers provide none of these APIs; AMD CDNA GPUs offer only a "
+        "lower-level direct global-to-LDS load through the compiler builtin "
+        "`__builtin_amdgcn_global_load_lds` (RDNA lacks it), with no pipeline objects or tensor maps. Metal "
+        "has no asynchronous copy into threadgroup memory for compute kernels. The multi-stage software "
+        "pipelines built on these APIs need a different structure on both."
     )
     example = (
         "#include <cuda/pipeline>\n"
@@ -55,7 +57,8 @@ class AsyncCopy(Rule):
     fix = (
         "Load through registers: each thread reads global memory and stores to shared memory, then "
         "`__syncthreads()` (Metal: `threadgroup_barrier(mem_flags::mem_threadgroup)`). Double-buffer in "
-        "registers to overlap the next tile's loads with this tile's math."
+        "registers to overlap the next tile's loads with this tile's math. On CDNA, "
+        "`__builtin_amdgcn_global_load_lds` can replace the register round trip in tuned kernels."
     )
     fixed_example = (
         "__global__ void k(const float* in, float* out) {\n"
@@ -75,7 +78,7 @@ class AsyncCopy(Rule):
             yield self.hazard(
                 src, node,
                 f"{name}: asynchronous copies into shared memory (cp.async, pipelines, TMA) have no HIP or Metal "
-                "API; load through registers and synchronise the block",
+                "API; load through registers and synchronise the block (CDNA: __builtin_amdgcn_global_load_lds)",
             )
         for call in src.calls(("wait", "wait_prior")):
             if call_qualified_name(call).startswith(
