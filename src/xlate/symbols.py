@@ -18,7 +18,7 @@ from typing import Any
 
 from xlate import index as ix
 
-SYMBOLS_VERSION = 3
+SYMBOLS_VERSION = 4
 LAUNCH = "<<<>>>"
 
 # Field order of one entry in the cached JSON (a list per symbol keeps the file small and fast to read).
@@ -49,6 +49,9 @@ class FamilyRule:
     relation: str
     caveat: str | None
     concept: str | None
+    metal: str | None = None  # the family concept's primary Metal/MLX spelling
+    metal_relation: str | None = None
+    metal_caveat: str | None = None
 
 
 class SymbolMap:
@@ -58,7 +61,8 @@ class SymbolMap:
         self._raw: dict[str, list[Any]] = data["symbols"]
         self._cache: dict[str, Entry | None] = {}
         self.families: list[FamilyRule] = [
-            FamilyRule(f["family"], re.compile(f["match"]), tuple(tuple(r) for r in f["rename"]), f["relation"], f["caveat"], f["concept"])
+            FamilyRule(f["family"], re.compile(f["match"]), tuple(tuple(r) for r in f["rename"]), f["relation"], f["caveat"],
+                       f["concept"], f.get("metal"), f.get("metal_relation"), f.get("metal_caveat"))
             for f in data["families"]
         ]
         self.family_prefixes: tuple[str, ...] = tuple(data.get("prefixes", []))
@@ -99,7 +103,8 @@ class SymbolMap:
                 if fam.relation == "none":
                     hip = None
                 relation = fam.relation if hip is not None or fam.relation == "none" else None
-                return Entry(symbol, fam.concept, hip, None, fam.family, relation, None, fam.caveat, None, "derived")
+                return Entry(symbol, fam.concept, hip, fam.metal, fam.family, relation, fam.metal_relation, fam.caveat,
+                             fam.metal_caveat, "derived")
         return None
 
 
@@ -163,8 +168,11 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
         for header, hip_header in fam.headers.items():
             symbols[header] = [fam_concept, hip_header, None, fam.family, "renamed" if hip_header else "none", None, None, None, "header"]
         if fam.match:
+            mterm = concepts[fam_concept]["terms"].get("metal") if fam_concept else None
             families_out.append({"family": fam.family, "match": fam.match, "rename": [list(r) for r in fam.rename],
-                                 "relation": fam.relation.value, "caveat": fam.caveat, "concept": fam_concept})
+                                 "relation": fam.relation.value, "caveat": fam.caveat, "concept": fam_concept,
+                                 "metal": _primary(mterm), "metal_relation": (mterm or {}).get("relation"),
+                                 "metal_caveat": (mterm or {}).get("caveat")})
             # Literal starts of the pattern's alternatives: a cheap pre-filter before the regex.
             for literal in re.findall(r"(?:^\^?\(?|\|)([A-Za-z_][A-Za-z0-9_]*(?:::)?)", fam.match):
                 prefixes.add(literal)
