@@ -30,7 +30,7 @@ class TensorCoreFragment(Rule):
         "NVIDIA's and is sized for 32 lanes. HIP itself has no warp matrix functions; AMD's equivalents "
         "are rocWMMA (a similar fragment API) or MFMA intrinsics, which run on 64-lane wavefronts with "
         "their own shapes and register layouts. Metal's `simdgroup_matrix` works on 8x8 tiles per "
-        "32-thread SIMD-group. Code that indexes fragment elements (`frag.x[i]`) or hand-writes "
+        "32-thread SIMD-group (larger shapes only on the newest Apple GPUs with Metal 4). Code that indexes fragment elements (`frag.x[i]`) or hand-writes "
         "`mma.sync` / `wgmma` PTX assumes NVIDIA's layout and does not port."
     )
     example = (

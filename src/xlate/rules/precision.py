@@ -21,9 +21,8 @@ class NoFp64Metal(Rule):
     references = (MSL_SPEC,)
     summary = "`double` (or a double vector type) used in device code."
     why = (
-        "The Metal Shading Language has no `double` type: Apple GPUs do not execute 64-bit floating "
-        "point, so a kernel that computes in double cannot be written in Metal as is. (AMD Instinct GPUs "
-        "run FP64 natively, so HIP is unaffected.)"
+        "The Metal Shading Language has no `double` type, so a kernel that computes in double cannot be "
+        "written in Metal as is. AMD Instinct GPUs run FP64 natively, so HIP is unaffected."
     )
     example = (
         "__global__ void dot(const double* a, const double* b, double* out) {\n"
