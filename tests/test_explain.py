@@ -155,3 +155,30 @@ def test_files_spread_over_processes_give_the_same_results(tmp_path: Path, smap:
     assert [r["path"] for r in parallel] == [r["path"] for r in serial]
     assert [r["annotations"] for r in parallel] == [r["annotations"] for r in serial]
     assert [r["hazards"] for r in parallel] == [r["hazards"] for r in serial]
+
+
+def test_pragma_unroll_and_align_do_not_break_the_tree(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+    from xlate.cuda import prepare
+    from xlate.cuda.parser import parse
+
+    code = (
+        b"__global__ void k(float* o) {\n"
+        b"  __shared__ __align__(16) float t[64];\n"
+        b"  for (int i = 0; i < 4; ++i)\n"
+        b"#pragma unroll 4\n"
+        b"    for (int j = 0; j < 4; ++j) t[threadIdx.x] += o[i * 4 + j];\n"
+        b"  __syncthreads();\n"
+        b"}\n"
+    )
+    masked = prepare.for_parsing(code)
+    assert len(masked) == len(code)
+    assert parse(code).root_node.has_error  # the grammar alone cannot read either spelling
+    tree = parse(masked)
+    assert not tree.root_node.has_error
+    outer = next(n for n in tree.root_node.children[0].child_by_field_name("body").named_children if n.type == "for_statement")
+    assert outer.child_by_field_name("body").type == "for_statement"  # the inner loop nests again
+    src = tmp_path / "k.cu"
+    src.write_bytes(code)
+    r = _explain(src, smap)
+    assert r["errors"] == []
+    assert [a["symbol"] for a in r["annotations"] if a["line"] == 6] == ["__syncthreads"]

@@ -77,12 +77,13 @@ def _check_utf8(source: bytes, result: dict[str, Any]) -> None:
 def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None) -> dict[str, Any]:
     """Annotations, hazards and errors for one file's bytes."""
     from xlate.cuda import occurrences as oc
+    from xlate.cuda import prepare
     from xlate.cuda.parser import parse
 
     result = empty_result(shown)
     _check_utf8(source, result)
     try:
-        tree = parse(source)
+        tree = parse(prepare.for_parsing(source))
     except Exception as exc:  # tree-sitter raises on resource exhaustion; the run goes on
         result["errors"].append(_error("parse", f"parser failed: {exc}"))
         return result
