@@ -1,16 +1,223 @@
-"""Cross-checks between kernel examples and the glossary (filled in by the kernel gallery)."""
+"""Cross-checks between the kernel examples and the glossary, and the coverage report.
+
+An example.yaml links glossary concepts to the exact code that demonstrates them:
+
+    concepts:
+      - concept: warp-shuffle-down
+        symbols: {cuda: __shfl_down_sync, hip: __shfl_down, metal: simd_shuffle_down}
+
+`problems` reports (file:line) every link to an unknown concept, an unknown backend, a backend
+file that does not exist, or a symbol that does not occur in the code of the linked file
+(comments and docstrings do not count). `coverage` lists, for every code-level concept, the
+backends that have an equivalent but no example demonstrating it.
+"""
 
 from __future__ import annotations
 
+import io
+import re
+import tokenize
+from dataclasses import dataclass
 from pathlib import Path
 
 from xlate.glossary import Glossary
-from xlate.yamlio import Problem
+from xlate.model import Category, MappingRelation
+from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+
+BACKENDS = ("cuda", "hip", "triton", "metal", "mlx")
+FILE_SUFFIX = {"cuda": ".cu", "hip": ".hip", "triton": "_triton.py", "metal": ".metal", "mlx": "_mlx.py"}
+# Metal bodies run through mx.fast.metal_kernel; the host side that launches them is the MLX file.
+EXTRA_FILES = {"metal": ("mlx",)}
+# Concepts about code people write (as opposed to hardware, tools, libraries or interconnects).
+CODE_CATEGORIES = {Category.execution_model, Category.memory, Category.synchronization, Category.warp_ops,
+                   Category.matrix, Category.host_api}
+
+
+def examples_dir(root: Path) -> Path:
+    return root.parent / "kernels" / "examples"
+
+
+def backend_files(folder: Path, backend: str) -> list[Path]:
+    stem = folder.name.replace("-", "_")
+    backends = (backend,) + EXTRA_FILES.get(backend, ())
+    return [folder / f"{stem}{FILE_SUFFIX[b]}" for b in backends]
+
+
+def _strip_c_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _strip_py_comments(text: str) -> str:
+    """Python source without comments and docstrings (strings that stand alone as statements)."""
+    out: list[str] = []
+    previous = tokenize.NEWLINE
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                continue
+            if tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL):
+                continue
+            if tok.type not in (tokenize.NL, tokenize.COMMENT):
+                previous = tok.type
+            out.append(tok.string)
+            out.append(" " if tok.type not in (tokenize.OP,) else "")
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    return "".join(out)
+
+
+def code_text(path: Path) -> str:
+    """The code of a source file, comments removed, so that a symbol mentioned only in prose fails."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return _strip_py_comments(text) if path.suffix == ".py" else _strip_c_comments(text)
+
+
+def occurs(symbol: str, code: str) -> bool:
+    """Whether `symbol` occurs in `code` as a whole token sequence; spacing between tokens is free."""
+    tokens = re.findall(r"\w+|\S", symbol)
+    if not tokens:
+        return False
+    pattern = r"\s*".join(re.escape(t) for t in tokens)
+    if re.match(r"\w", tokens[0]):
+        pattern = r"(?<![\w])" + pattern
+    if re.match(r"\w", tokens[-1][-1]):
+        pattern += r"(?![\w])"
+    return re.search(pattern, code) is not None
+
+
+@dataclass(frozen=True)
+class Link:
+    example: str
+    concept: str
+    backend: str
+    symbol: str
+
+
+def _display(path: Path, root: Path) -> str:
+    base = root.parent
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def _check_example(path: Path, root: Path, glossary: Glossary, links: list[Link]) -> list[Problem]:
+    shown = _display(path, root)
+    try:
+        loaded: LoadedYaml = load_yaml(path, shown)
+    except YamlError as exc:
+        return [exc.problem]
+    data = loaded.data
+    if not isinstance(data, dict):
+        return [Problem(shown, 1, "expected a mapping at the top level")]
+    out: list[Problem] = []
+    for key in ("title", "teaches"):
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            out.append(Problem(shown, loaded.line_of((key,)), f"`{key}` must be a non-empty string"))
+    concepts = data.get("concepts")
+    if not isinstance(concepts, list) or not concepts:
+        out.append(Problem(shown, loaded.line_of(("concepts",)), "`concepts` must list the concepts this example demonstrates"))
+        return out
+    folder = path.parent
+    code_cache: dict[str, str] = {}
+    for i, link in enumerate(concepts):
+        where = loaded.line_of(("concepts", i))
+        if not isinstance(link, dict) or not isinstance(link.get("concept"), str):
+            out.append(Problem(shown, where, "each entry needs `concept: <glossary id>` and `symbols: {backend: symbol}`"))
+            continue
+        cid = link["concept"]
+        if cid not in glossary.concepts:
+            out.append(Problem(shown, loaded.line_of(("concepts", i, "concept")), f"unknown concept {cid!r}"))
+        symbols = link.get("symbols")
+        if not isinstance(symbols, dict) or not symbols:
+            out.append(Problem(shown, where, f"{cid}: `symbols` must map backends to the code that shows the concept"))
+            continue
+        for backend, symbol in symbols.items():
+            line = loaded.line_of(("concepts", i, "symbols", backend))
+            if backend not in BACKENDS:
+                out.append(Problem(shown, line, f"{cid}: unknown backend {backend!r} (one of {', '.join(BACKENDS)})"))
+                continue
+            if not isinstance(symbol, str) or not symbol.strip():
+                out.append(Problem(shown, line, f"{cid}: the {backend} symbol must be a non-empty string"))
+                continue
+            files = backend_files(folder, backend)
+            if not files[0].is_file():
+                out.append(Problem(shown, line, f"{cid}: links {backend} but {files[0].name} does not exist"))
+                continue
+            if backend not in code_cache:
+                code_cache[backend] = "\n".join(code_text(f) for f in files if f.is_file())
+            if not occurs(symbol, code_cache[backend]):
+                names = " or ".join(f.name for f in files if f.is_file())
+                out.append(Problem(shown, line, f"{cid}: {backend} symbol {symbol!r} does not occur in the code of {names}"))
+                continue
+            links.append(Link(folder.name, cid, backend, symbol))
+    return out
+
+
+def collect(root: Path, glossary: Glossary) -> tuple[list[Problem], list[Link]]:
+    links: list[Link] = []
+    out: list[Problem] = []
+    folder = examples_dir(root)
+    if not folder.is_dir():
+        return out, links
+    for path in sorted(folder.glob("*/example.yaml")):
+        out += _check_example(path, root, glossary, links)
+    return out, links
 
 
 def problems(root: Path, glossary: Glossary) -> list[Problem]:
-    """No examples exist yet, so there is nothing to cross-check."""
-    examples = root.parent / "kernels" / "examples"
-    if not examples.is_dir() or not any(examples.glob("*/example.yaml")):
-        return []
-    return []
+    """Every broken link between an example and the glossary, as file:line problems."""
+    return collect(root, glossary)[0]
+
+
+@dataclass(frozen=True)
+class CoverageRow:
+    concept: str
+    category: str
+    covered: dict[str, list[str]]  # backend -> examples demonstrating it
+    missing: list[str]  # backends with an equivalent but no demonstrating example
+    not_applicable: list[str]  # backends whose term is relation 'none' or absent
+
+
+def is_code_level(concept) -> bool:  # noqa: ANN001 - a model.Concept
+    return concept.category in CODE_CATEGORIES
+
+
+def coverage(root: Path, glossary: Glossary) -> list[CoverageRow]:
+    _, links = collect(root, glossary)
+    by_concept: dict[str, dict[str, list[str]]] = {}
+    for link in links:
+        by_concept.setdefault(link.concept, {}).setdefault(link.backend, [])
+        if link.example not in by_concept[link.concept][link.backend]:
+            by_concept[link.concept][link.backend].append(link.example)
+    rows = []
+    for cid in sorted(glossary.concepts):
+        concept = glossary.concepts[cid]
+        if not is_code_level(concept):
+            continue
+        covered = by_concept.get(cid, {})
+        missing, na = [], []
+        for backend in BACKENDS:
+            term = getattr(concept.terms, backend)
+            if term is None or term.relation is MappingRelation.none:
+                if backend not in covered:
+                    na.append(backend)
+                continue
+            if backend not in covered:
+                missing.append(backend)
+        rows.append(CoverageRow(cid, concept.category.value, covered, missing, na))
+    return rows
+
+
+def render_coverage(rows: list[CoverageRow], missing_only: bool = False) -> str:
+    lines = []
+    width = max((len(r.concept) for r in rows), default=10)
+    for r in rows:
+        if missing_only and not r.missing:
+            continue
+        shown = ", ".join(f"{b} ({', '.join(ex)})" for b, ex in r.covered.items())
+        lack = ", ".join(r.missing) if r.missing else "none"
+        lines.append(f"{r.concept:<{width}}  lacking: {lack:<30}  shown: {shown or '-'}")
+    complete = sum(1 for r in rows if not r.missing)
+    touched = sum(1 for r in rows if r.covered)
+    lines.append(f"{len(rows)} code-level concepts: {touched} demonstrated by at least one example, "
+                 f"{complete} with every backend that has an equivalent demonstrated")
+    return "\n".join(lines)

@@ -218,6 +218,9 @@ def run_triton(ex: Example, inputs: dict[str, np.ndarray], interpret: bool, iter
     if interpret:
         os.environ["TRITON_INTERPRET"] = "1"
         os.environ.setdefault("TRITON_CACHE_DIR", str(Path(tempfile.gettempdir()) / "xlate-triton-cache"))
+    import warnings
+
+    warnings.filterwarnings("ignore", message="TRITON_DEFAULT_FP_FUSION")  # a 3.9 notice, not about this run
     try:
         import torch
         import triton  # noqa: F401
