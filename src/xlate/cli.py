@@ -22,6 +22,8 @@ glossary_app = typer.Typer(help="Validate and maintain the glossary data.", no_a
 app.add_typer(glossary_app, name="glossary")
 docs_app = typer.Typer(help="Generate the documentation pages and build the site.", no_args_is_help=True)
 app.add_typer(docs_app, name="docs")
+kernels_app = typer.Typer(help="Build, run and verify the kernel gallery.", no_args_is_help=True)
+app.add_typer(kernels_app, name="kernels")
 
 GlossaryOption = typer.Option(None, "--glossary", help="glossary folder (default: the project's glossary/)")
 
@@ -176,6 +178,49 @@ def explain(
     from xlate.explain import run
 
     raise typer.Exit(run(paths, backend, fmt, fail_on, include, exclude, jobs, glossary=root))
+
+
+@glossary_app.command("coverage")
+def glossary_coverage(
+    root: Optional[Path] = GlossaryOption,
+    missing_only: bool = typer.Option(False, "--missing-only", help="list only concepts with backends lacking an example"),
+) -> None:
+    """List every code-level concept with the backends that have no demonstrating kernel example."""
+    from xlate import examples_check
+    from xlate import glossary as gl
+
+    g = gl.load(_root(root))
+    if g.problems:
+        typer.echo(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`", err=True)
+        raise typer.Exit(2)
+    typer.echo(examples_check.render_coverage(examples_check.coverage(_root(root), g), missing_only))
+
+
+@kernels_app.command("run")
+def kernels_run(
+    name: str = typer.Argument(..., help="example name, e.g. reduction"),
+    backend: str = typer.Option("cuda", "--backend", "-b", help="cuda, hip, triton, metal or mlx"),
+    size: Optional[str] = typer.Option(None, "--size", "-s", help="problem size, e.g. 1048576 or 4096x4096"),
+    iters: int = typer.Option(20, "--iters", help="timed repetitions (median reported)"),
+    interpret: bool = typer.Option(False, "--interpret", help="Triton: run in the CPU interpreter even if a GPU is present"),
+    no_record: bool = typer.Option(False, "--no-record", help="do not write evidence for GPU runs"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
+) -> None:
+    """Build, run and check one example against NumPy; report time, throughput and roofline fraction."""
+    from xlate.kernels.commands import run_command
+
+    raise typer.Exit(run_command(name, backend, size, iters, interpret, not no_record, fmt))
+
+
+@kernels_app.command("verify")
+def kernels_verify(
+    only: Optional[list[str]] = typer.Argument(None, help="example names (default: all)"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
+) -> None:
+    """Run everything this machine can do and print the example x backend matrix of what was shown."""
+    from xlate.kernels.commands import verify_command
+
+    raise typer.Exit(verify_command(only, fmt))
 
 
 def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main
