@@ -182,3 +182,22 @@ def test_pragma_unroll_and_align_do_not_break_the_tree(smap: symbols.SymbolMap, 
     r = _explain(src, smap)
     assert r["errors"] == []
     assert [a["symbol"] for a in r["annotations"] if a["line"] == 6] == ["__syncthreads"]
+
+
+RULE_FIXTURES = Path(__file__).parent / "fixtures" / "rules"
+
+
+@pytest.mark.skipif(not RULE_FIXTURES.is_dir(), reason="no rule fixtures yet")
+def test_json_shape_on_rule_fixtures() -> None:
+    out = io.StringIO()
+    explain.run([str(RULE_FIXTURES)], fmt="json", out=out, jobs=1)
+    doc = json.loads(out.getvalue())
+    check_document(doc)
+    assert len(doc["files"]) >= 10
+    fired = {h["name"] for f in doc["files"] for h in f["hazards"]}
+    # every rule with a positive fixture folder fires somewhere in the fixtures
+    folders = {p.name for p in RULE_FIXTURES.iterdir() if p.is_dir()}
+    from xlate.rules import all_rules
+
+    names = {r.name for r in all_rules()}
+    assert (folders & names) <= fired
