@@ -79,13 +79,9 @@ class HardcodedWarpSize(Rule):
                 yield self.hazard(src, node, message)
 
         consts = file_constants(src)
-        for node in src.nodes("binary_expression"):
+        for node, lit in _warp_operands(src, consts):
             left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            if left is None or right is None:
-                continue
-            lit = strip_parens(right)
-            if lit.type not in ("number_literal", "identifier"):
+            if left is None:
                 continue
             op = operator(node)
             value = _warp_value(lit, consts)
@@ -212,6 +208,26 @@ class HardcodedWarpSize(Rule):
 
 
 WARP_CONSTANT = re.compile(r"(?i)warp|lane|wave|simd")
+
+
+WARP_NUMBERS = frozenset({5, 31, 32})
+
+
+def _warp_operands(src: SourceView, consts: dict[str, int]) -> list[tuple[Node, Node]]:
+    """(binary_expression, right operand) pairs whose right operand is 5, 31 or 32, written as a
+    literal or as a warp-named constant. Starting from the few such operands is much cheaper than
+    visiting every binary expression of a large file."""
+    names = [n for n, v in consts.items() if v in WARP_NUMBERS and WARP_CONSTANT.search(n)]
+    candidates = [n for n in src.nodes("number_literal") if len(n.text or b"") <= 8 and int_literal(n) in WARP_NUMBERS]
+    candidates += [n for n in src.named(names) if n.type == "identifier"] if names else []
+    found: dict[int, tuple[Node, Node]] = {}
+    for operand in candidates:
+        outer, parent = operand, operand.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            outer, parent = parent, parent.parent
+        if parent is not None and parent.type == "binary_expression" and parent.child_by_field_name("right") == outer:
+            found[parent.start_byte * 1_000_003 + operand.start_byte] = (parent, operand)
+    return [found[k] for k in sorted(found)]
 
 
 def _is_block_dim(node: Node) -> bool:
