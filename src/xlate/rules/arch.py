@@ -163,10 +163,12 @@ class ComputeCapabilityCheck(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for field in src.nodes("field_expression"):
-            member = field.child_by_field_name("field")
+        for member in src.named(("major", "minor")):
+            field = member.parent
+            if member.type != "field_identifier" or field is None or field.type != "field_expression":
+                continue
             obj = field.child_by_field_name("argument")
-            if member is None or obj is None or text(member) not in ("major", "minor"):
+            if obj is None:
                 continue
             parent = field.parent
             while parent is not None and parent.type == "parenthesized_expression":

@@ -154,15 +154,14 @@ class LaneMaskWidth(Rule):
                     f"{name} reads 32 bits of a lane mask; HIP masks are 64-bit: use {BIT32[name]}",
                 )
 
-        for shift in src.nodes("binary_expression"):
-            left = shift.child_by_field_name("left")
+        for left in src.nodes("number_literal"):
+            if len(left.text or b"") > 4 or int_literal(left) != 1 or "ll" in literal_suffix(left):
+                continue
+            shift = left.parent
+            if shift is None or shift.type != "binary_expression" or shift.child_by_field_name("left") != left:
+                continue
             right = shift.child_by_field_name("right")
-            if left is None or right is None:
-                continue
-            left = strip_parens(left)
-            if left.type != "number_literal" or operator(shift) != "<<":
-                continue
-            if int_literal(left) != 1 or "ll" in literal_suffix(left):
+            if right is None or operator(shift) != "<<":
                 continue
             if src.in_device_code(shift) and is_thread_expr(src, right):
                 yield self.hazard(
