@@ -54,7 +54,13 @@ def generate(root: Path | None = None, docs_dir: Path | None = None) -> dict[str
     for rel, text in pages.items():
         path = docs_dir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(GENERATED_NOTE + text, encoding="utf-8")
+        # The note goes after any front matter, which must open the file.
+        if text.startswith("---\n"):
+            end = text.index("\n---\n", 4) + 5
+            text = text[:end] + GENERATED_NOTE + text[end:]
+        else:
+            text = GENERATED_NOTE + text
+        path.write_text(text, encoding="utf-8")
     return pages
 
 

@@ -79,8 +79,25 @@ def _snippet(kernels: Path, example: str, backend: str, symbol: str) -> tuple[st
     return None
 
 
+# Concept pages are the definitions: rank them above pages that merely mention a term often.
+FRONT_MATTER = ["---", "search:", "  boost: 4", "---", ""]
+
+
+def headline(c: Concept) -> str:
+    """The title with AMD's and Apple's own words for it, when they differ: 'Warp · wavefront · SIMD-group'."""
+    names = [c.title]
+    for backend in ("hip", "metal"):
+        term = getattr(c.terms, backend)
+        if term is None or term.relation.value == "none" or not term.names:
+            continue
+        name = term.names[0]
+        if all(name.casefold() != n.casefold() for n in names):
+            names.append(name)
+    return " · ".join(names)
+
+
 def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path) -> str:
-    lines = [f"# {prose(c.title)}", ""]
+    lines = FRONT_MATTER + [f"# {prose(headline(c))}", ""]
     meta = [f"[{CATEGORY_TITLE[c.category.value]}](index.md)"]
     if c.aliases or c.abbreviations:
         meta.append("also called " + ", ".join(prose(a) for a in c.abbreviations + c.aliases))

@@ -1,11 +1,123 @@
-"""The kernel gallery pages (filled from kernels/examples/*/example.yaml and kernels/evidence/)."""
+"""The kernel gallery: one page per example with a tab per backend, its glossary links and its evidence."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
+from xlate.docsgen.text import code, prose, table_cell
 from xlate.glossary import Glossary
+
+BACKEND_TITLE = {"cuda": "CUDA", "hip": "HIP", "triton": "Triton", "metal": "Metal", "mlx": "MLX"}
+LANG = {"cuda": "cuda", "hip": "cpp", "triton": "python", "metal": "cpp", "mlx": "python"}
+# What each backend's file is checked with where no GPU of that vendor is at hand. The test suite
+# runs these checks (tests/test_kernels*.py); GPU runs are recorded in kernels/evidence/.
+CPU_CHECK = {
+    "cuda": "compiled with nvcc for sm_90a; SASS read with cuobjdump",
+    "hip": "compiled with clang for gfx942 and gfx90a; AMDGCN assembly read",
+    "triton": "run by Triton's interpreter on the CPU, checked against NumPy; compiled ahead of time for sm_90 and gfx942",
+    "metal": "not run here: needs Apple silicon (the tests skip it elsewhere)",
+    "mlx": "run on the CPU build of MLX, checked against NumPy",
+}
+EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"], "triton": ["ptx", "triton_ptx", "triton_amdgcn"]}
+
+
+def _evidence(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    folder = root.parent / "kernels" / "evidence"
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(record, dict) and "example" in record and "backend" in record and "throughput" in record:
+            out[(record["example"], record["backend"])] = record
+    return out
+
+
+def _evidence_cell(record: dict[str, Any] | None) -> str:
+    if not record:
+        return "—"
+    device = record.get("device", {}).get("name", "GPU")
+    tp = record.get("throughput", {})
+    roof = record.get("roofline", {}) or {}
+    parts = [f"ran on {prose(device)}: {tp.get('value', 0):,.0f} {prose(tp.get('unit', ''))}"]
+    if roof.get("fraction") is not None:
+        parts.append(f"{100 * roof['fraction']:.0f}% of the roofline")
+    if record.get("time_ms_median") is not None:
+        parts.append(f"{record['time_ms_median']:.3f} ms")
+    return ", ".join(parts)
+
+
+def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], g: Glossary) -> str:
+    from xlate.kernels.examples import BACKENDS
+
+    lines = [f"# {prose(ex.title)}", "", prose(ex.teaches), ""]
+    present = [b for b in BACKENDS if ex.has(b)]
+    lines += ["## The code", ""]
+    for backend in present:
+        path = ex.source(backend)
+        text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        fence = "````" if "```" in text else "```"
+        lines += [f'=== "{BACKEND_TITLE[backend]}"', "",
+                  f'    {fence} {LANG[backend]} title="{path.name}" linenums="1"']
+        lines += [("    " + ln) if ln else "" for ln in text.splitlines()]
+        lines += [f"    {fence}", ""]
+    for backend, why in ex.absent.items():
+        lines += [f"*No {BACKEND_TITLE.get(backend, backend)} version:* {prose(why)}", ""]
+
+    if ex.concepts:
+        lines += ["## Glossary concepts shown", "", "| concept | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " |",
+                  "|---|" + "---|" * len(BACKENDS)]
+        for link in ex.concepts:
+            cid = link.get("concept")
+            concept = g.concepts.get(cid)
+            if concept is None:
+                continue
+            symbols = link.get("symbols") or {}
+            cells = [code(symbols[b]) if isinstance(symbols.get(b), str) else "" for b in BACKENDS]
+            lines.append(f"| [{prose(concept.title)}](../glossary/{concept.category.value}/{cid}.md) | " + " | ".join(cells) + " |")
+        lines.append("")
+
+    lines += ["## Where it was shown", "",
+              "| backend | on a CPU machine (the test suite) | on a GPU (kernels/evidence) |", "|---|---|---|"]
+    for backend in BACKENDS:
+        if not ex.has(backend):
+            continue
+        cpu = CPU_CHECK[backend]
+        wanted = [i for key in EXPECT_KEY.get(backend, []) for i in ex.expect.get(key, [])]
+        if wanted:
+            cpu += "; instructions required: " + ", ".join(code(i) for i in dict.fromkeys(wanted))
+        lines.append(f"| {BACKEND_TITLE[backend]} | {table_cell(cpu) if not wanted else cpu} | {_evidence_cell(evidence.get((ex.name, backend)))} |")
+    lines += ["", "Nothing in this gallery was run on an AMD GPU or on Apple silicon: HIP kernels are compiled and their "
+              "assembly inspected, Metal kernels are not run where this site was built.", ""]
+    return "\n".join(lines)
 
 
 def section(g: Glossary, root: Path) -> dict[str, str]:
-    return {}
+    from xlate.kernels.examples import BACKENDS, ExampleError, load, names
+
+    kernels_root = root.parent / "kernels"
+    found = names(kernels_root)
+    if not found:
+        return {}
+    evidence = _evidence(root)
+    out: dict[str, str] = {}
+    rows = ["| example | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " | H200 evidence |",
+            "|---|" + "---|" * (len(BACKENDS) + 1)]
+    for name in found:
+        try:
+            ex = load(name, kernels_root)
+        except ExampleError:
+            continue  # `xlate glossary check` reports broken examples
+        out[f"kernels/{name}.md"] = _page(ex, evidence, g)
+        marks = ["yes" if ex.has(b) else "—" for b in BACKENDS]
+        ran = [BACKEND_TITLE[b] for b in BACKENDS if (name, b) in evidence]
+        rows.append(f"| [{prose(ex.title)}]({name}.md) | " + " | ".join(marks) + f" | {', '.join(ran) or '—'} |")
+    intro = ["# Kernel gallery", "",
+             "The same kernels written for every backend, each linked to the glossary concepts it demonstrates. "
+             "Every page says where its code was shown to work: compiled and inspected, interpreted on the CPU, "
+             "or run and timed on an NVIDIA H200.", ""]
+    out["kernels/index.md"] = "\n".join(intro + rows) + "\n"
+    return out
