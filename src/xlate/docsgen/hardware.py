@@ -18,7 +18,9 @@ SERVING_PRECISION = "fp8"
 def _fmt(value: float | None, digits: int = 1) -> str:
     if value is None:
         return "—"
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.{digits}f}"
+    if abs(value) >= 100 or float(value).is_integer():
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
 
 
 def _order(gpus: dict[str, GpuSpec]) -> list[GpuSpec]:
