@@ -138,3 +138,12 @@ def test_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
         assert proc.returncode == explain.EXIT_ERROR
         assert "symbolic link loop" in proc.stdout
+
+
+def test_pipes_and_devices_are_not_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.cu"
+    os.mkfifo(fifo)
+    code, doc = _run([str(fifo), "/dev/zero"])
+    assert "not a regular file" in _file(doc, "pipe.cu")["errors"][0]["message"]
+    assert "not a regular file" in _file(doc, "zero")["errors"][0]["message"]
+    assert code == explain.EXIT_ERROR

@@ -38,11 +38,17 @@ def read_source(path: Path, result: dict[str, Any]) -> bytes | None:
     """The file's bytes, or None with a per-file error saying why not."""
     from xlate.cuda.files import describe_os_error
 
+    import stat
+
     try:
-        if os.path.isdir(path):
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
             result["errors"].append(_error("read", "is a directory"))
             return None
-        size = os.path.getsize(path)
+        if not stat.S_ISREG(st.st_mode):  # a pipe or device would block or never end
+            result["errors"].append(_error("read", "not a regular file (pipe, socket or device); skipped"))
+            return None
+        size = st.st_size
         if size > MAX_BYTES:
             result["errors"].append(_error("too-large", f"file is {size / 1e6:.1f} MB, over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
             return None
