@@ -147,3 +147,11 @@ def test_pipes_and_devices_are_not_read(tmp_path: Path) -> None:
     assert "not a regular file" in _file(doc, "pipe.cu")["errors"][0]["message"]
     assert "not a regular file" in _file(doc, "zero")["errors"][0]["message"]
     assert code == explain.EXIT_ERROR
+
+
+def test_walk_skips_pipes_in_a_tree(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.cpp")
+    (tmp_path / "k.cu").write_text(GOOD)
+    code, doc = _run([str(tmp_path)])
+    assert [Path(f["path"]).name for f in doc["files"]] == ["k.cu"]
+    assert code == explain.EXIT_OK

@@ -45,6 +45,8 @@ def _matches(rel: str, patterns: list[str]) -> bool:
 
 
 def uses_cuda(path: Path) -> bool:
+    if not path.is_file():
+        return True  # let explain report what it is
     try:
         with path.open("rb") as fh:
             head = fh.read(SNIFF_BYTES)
@@ -100,6 +102,13 @@ def collect(paths: list[str], include: list[str] | None = None, exclude: list[st
     return targets, errors
 
 
+def _is_file(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
 def _walk(top: Path, errors: list[PathError]) -> list[Path]:
     """Files under `top`, following directory links once each (a link loop is walked no further)."""
     out: list[Path] = []
@@ -130,7 +139,9 @@ def _walk(top: Path, errors: list[PathError]) -> list[Path]:
             if is_dir:
                 if not _skip_dir(entry.name):
                     subdirs.append(Path(entry.path))
-            elif not entry.name.startswith("."):
+            elif entry.name.startswith("."):
+                continue
+            elif _is_file(entry) or entry.is_symlink():  # a dangling or looping link is reported later
                 out.append(Path(entry.path))
         stack.extend(reversed(subdirs))
     return out
