@@ -23,11 +23,25 @@ METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxt
 METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
 HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 
-# Per-block limits the rule compares against. They are rule settings, documented with their sources:
-# LDS per CU on CDNA3 (MI300X/MI325X, gfx942) per AMD's GPU specification table, and Apple's
-# maximum threadgroup memory per compute kernel (maxThreadgroupMemoryLength, Metal feature set tables).
-CDNA3_LDS_BYTES = 64 * 1024
+# Per-block limits the rule compares against. LDS per CU on CDNA3 is read from the MI300X spec sheet
+# (glossary/gpus/mi300x.yaml), where the figure and its source live. Apple's maximum threadgroup memory
+# per compute kernel is a per-kernel API limit (maxThreadgroupMemoryLength, Metal feature set tables),
+# not a per-core hardware figure, so the spec sheets do not carry it; it stays a documented setting here.
 METAL_THREADGROUP_BYTES = 32 * 1024
+CDNA3_REFERENCE_GPU = "mi300x"
+
+
+def _spec_lds_bytes(gpu: str) -> int:
+    import yaml
+
+    from xlate.glossary import default_root
+
+    path = default_root() / "gpus" / f"{gpu}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return int(data["shared_memory_per_cu_kb"]["value"] * 1024)
+
+
+CDNA3_LDS_BYTES = _spec_lds_bytes(CDNA3_REFERENCE_GPU)
 
 
 def _kib(n: int) -> str:
