@@ -34,9 +34,9 @@ CDNA3_REFERENCE_GPU = "mi300x"
 def _spec_lds_bytes(gpu: str) -> int:
     import yaml
 
-    from xlate.glossary import default_root
+    from xlate.index import glossary_root  # not xlate.glossary: that pulls in pydantic on the hot path
 
-    path = default_root() / "gpus" / f"{gpu}.yaml"
+    path = glossary_root() / "gpus" / f"{gpu}.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return int(data["shared_memory_per_cu_kb"]["value"] * 1024)
 
