@@ -4,8 +4,15 @@
 // tile column in different banks, so the column read has no bank conflicts.
 #include "../../common/harness.cuh"
 
-constexpr int TILE = 64;
-constexpr int BX = 32, BY = 8;  // a 32x8 block: each thread moves (TILE/BX) * (TILE/BY) = 16 elements
+// Tuning knobs (defaults measured best of the variants tried; see benchmarks/).
+#ifndef TRANSPOSE_TILE
+#define TRANSPOSE_TILE 64
+#endif
+#ifndef TRANSPOSE_BY
+#define TRANSPOSE_BY 8
+#endif
+constexpr int TILE = TRANSPOSE_TILE;
+constexpr int BX = 32, BY = TRANSPOSE_BY;  // 32x8: each thread moves (TILE/BX) * (TILE/BY) elements
 
 __global__ __launch_bounds__(BX * BY) void transpose(const float* __restrict__ in, float* __restrict__ out,
                                                      int rows, int cols) {

@@ -216,6 +216,10 @@ def _from_torch(t: Any) -> np.ndarray:
 
 def run_triton(ex: Example, inputs: dict[str, np.ndarray], interpret: bool, iters: int) -> Execution:
     if interpret:
+        if "triton" in sys.modules and os.environ.get("TRITON_INTERPRET") != "1":
+            # triton.language's own helpers were compiled for a GPU when Triton was imported, and
+            # the interpreter cannot call them: interpreting needs the variable set before import.
+            raise BuildError("Triton was imported before TRITON_INTERPRET=1 was set; interpret in a fresh process")
         os.environ["TRITON_INTERPRET"] = "1"
         os.environ.setdefault("TRITON_CACHE_DIR", str(Path(tempfile.gettempdir()) / "xlate-triton-cache"))
     import warnings

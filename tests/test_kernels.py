@@ -1,0 +1,297 @@
+"""The kernel gallery: every example on every backend this machine can show.
+
+Fast tests check the data and the runner's plumbing. Slow tests are the verification matrix:
+nvcc for sm_90a with SASS inspected, clang for gfx942/gfx90a/gfx1100 with AMDGCN inspected,
+Triton in the CPU interpreter against NumPy and compiled ahead of time for both vendors, MLX on
+the CPU against NumPy. Metal runs only on Apple silicon; GPU runs only where a GPU is present.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Triton's interpreter must be chosen before Triton is first imported in this process (its own
+# helpers are compiled at import); nothing in this file runs Triton on a GPU.
+os.environ.setdefault("TRITON_INTERPRET", "1")
+
+import json  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from xlate.kernels import backends, evidence, problems, runner, specs, tools  # noqa: E402
+from xlate.kernels.examples import BACKENDS, ExampleError, kernels_root, load, names  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+NAMES = names()
+EVIDENCE = sorted((REPO / "kernels" / "evidence").glob("*.json"))
+
+
+@pytest.fixture(autouse=True)
+def _private_caches(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = tmp_path_factory.getbasetemp()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base / "cache"))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(base / "triton-cache"))
+
+
+# --- data and plumbing (fast) -------------------------------------------------------------------
+
+
+def test_at_least_eight_examples_cover_the_required_topics() -> None:
+    required = {"vector-add", "reduction", "transpose", "histogram", "scan", "softmax", "rmsnorm", "gemm", "streams"}
+    assert required <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_backend_has_a_file_or_a_reason(name: str) -> None:
+    ex = load(name)
+    for backend in BACKENDS:
+        if backend in ex.absent:
+            assert len(ex.absent[backend]) > 40 and not ex.source(backend).exists()
+        else:
+            assert ex.source(backend).is_file(), f"{name}: missing {ex.source(backend).name}"
+    assert ex.teaches and ex.tolerance >= 0 and ex.metric in ("bandwidth", "compute", "host-link")
+    assert ex.expect.get("sass") and ex.expect.get("amdgcn")
+
+
+def test_hip_files_are_not_renamed_cuda() -> None:
+    """Each HIP file is written for AMD: no CUDA spellings, and most mention the wavefront width."""
+    wave_aware = 0
+    for name in NAMES:
+        text = load(name).source("hip").read_text(encoding="utf-8")
+        assert "cuda" not in text.replace("CUDA version", "").replace("the CUDA", "").lower() or name == "streams"
+        assert "_sync(" not in text, f"{name}: CUDA's masked shuffles in the HIP file"
+        wave_aware += ("warpSize" in text) or ("WAVE" in text) or ("wavefront" in text)
+    assert wave_aware >= 7
+
+
+def test_size_parsing() -> None:
+    ex = load("transpose")
+    assert ex.parse_size("64x32") == (64, 32)
+    assert ex.parse_size(None, "cpu") == ex.sizes["cpu"]
+    for bad in ("64", "axb", "0x4", "-1x3", "1x2x3"):
+        with pytest.raises(ExampleError):
+            ex.parse_size(bad)
+
+
+def test_bad_requests_are_clear_errors() -> None:
+    with pytest.raises(ExampleError, match="no example named"):
+        runner.run("no-such-example", "cuda")
+    with pytest.raises(ExampleError, match="unknown backend"):
+        runner.run("reduction", "opencl")
+
+
+def test_streams_has_no_triton_version_and_says_why() -> None:
+    out = runner.run("streams", "triton")
+    assert out.status == runner.SKIPPED and "host runtime" in out.cell
+
+
+def test_bf16_rounding_is_round_to_nearest_even() -> None:
+    x = np.array([1.0, 1.00390625, 1.01171875, -2.5, 3.0e38], dtype=np.float32)
+    back = problems.from_bf16_bits(problems.to_bf16_bits(x))
+    assert back[0] == 1.0 and back[1] == 1.0 and back[2] == 1.015625 and back[3] == -2.5
+    assert np.isfinite(back[4])
+
+
+def test_comparison_rejects_nan_and_wrong_values() -> None:
+    ref = {"y": np.arange(4, dtype=np.float64)}
+    assert runner._compare({"y": np.arange(4, dtype=np.float32)}, ref) == (0.0, 0.0)
+    assert runner._compare({"y": np.array([0, 1, np.nan, 3], dtype=np.float32)}, ref)[1] == float("inf")
+    assert runner._compare({"y": np.array([0, 1, 2, 4], dtype=np.float32)}, ref)[1] > 0.2
+
+
+def test_spec_sheet_lookup_reads_plain_yaml() -> None:
+    spec = specs.find("NVIDIA H200")
+    assert spec is not None and spec.bandwidth_tbs and spec.bf16_tflops
+    assert specs.find("NVIDIA H100 80GB HBM3") is None or specs.find("NVIDIA H100 80GB HBM3").id != spec.id
+    assert specs.find("Some Unknown GPU 9000") is None
+
+
+def test_gpu_path_does_not_import_pydantic() -> None:
+    code = ("import sys; import xlate.kernels.runner, xlate.kernels.commands; "
+            "bad = [m for m in ('pydantic', 'rapidfuzz', 'tree_sitter', 'mlx') if m in sys.modules]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# --- evidence stays fresh (fast) ----------------------------------------------------------------
+
+
+def test_gpu_evidence_exists_for_every_cuda_and_triton_example() -> None:
+    recorded = {(json.loads(p.read_text())["example"], json.loads(p.read_text())["backend"]) for p in EVIDENCE}
+    for name in NAMES:
+        ex = load(name)
+        for backend in ("cuda", "triton"):
+            if ex.has(backend):
+                assert (name, backend) in recorded, f"no GPU evidence for {name} [{backend}]"
+
+
+@pytest.mark.parametrize("path", EVIDENCE, ids=[p.name for p in EVIDENCE])
+def test_evidence_matches_its_sources(path: Path) -> None:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert evidence.staleness(path, record, REPO) is None, f"{path.name} is stale: re-run it on the GPU"
+    assert record["device"]["name"] and record["device"].get("driver")
+    if record["example"] != "bench":
+        assert record["rel_err"] <= record["tolerance"]
+        assert record["time_ms_median"] > 0 and record["throughput"]["value"] > 0
+
+
+def test_staleness_is_detected(tmp_path: Path) -> None:
+    src = tmp_path / "k.cu"
+    src.write_text("int x;\n")
+    record = {"sources": evidence.hashes([src], tmp_path)}
+    assert evidence.staleness(tmp_path / "e.json", record, tmp_path) is None
+    src.write_text("int y;\n")
+    assert "changed" in evidence.staleness(tmp_path / "e.json", record, tmp_path)
+    src.unlink()
+    assert "no longer exists" in evidence.staleness(tmp_path / "e.json", record, tmp_path)
+
+
+# --- the verification matrix (slow) --------------------------------------------------------------
+
+needs_nvcc = pytest.mark.skipif(tools.nvcc() is None or tools.cuobjdump() is None, reason="nvcc and cuobjdump needed")
+needs_clang = pytest.mark.skipif(tools.hip_clang() is None, reason="clang-19 with HIP headers needed")
+
+
+@pytest.mark.slow
+@needs_nvcc
+@pytest.mark.parametrize("name", NAMES)
+def test_cuda_compiles_for_sm90a_with_expected_sass(name: str) -> None:
+    ex = load(name)
+    sass = backends.sass(backends.cuda_cubin(ex, "90a"))
+    present, missing = backends.found_instructions(sass, ex.expect["sass"])
+    assert not missing, f"{name}: SASS lacks {missing}"
+
+
+@pytest.mark.slow
+@needs_clang
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+@pytest.mark.parametrize("name", NAMES)
+def test_hip_compiles_for_cdna_with_expected_amdgcn(name: str, arch: str) -> None:
+    ex = load(name)
+    present, missing = backends.found_instructions(backends.hip_asm(ex, arch), ex.expect["amdgcn"])
+    assert not missing, f"{name} {arch}: assembly lacks {missing}"
+
+
+@pytest.mark.slow
+@needs_clang
+def test_hip_reduction_compiles_for_wave32_rdna() -> None:
+    ex = load("reduction")
+    asm = backends.hip_asm(ex, "gfx1100")
+    assert not backends.found_instructions(asm, ex.expect["amdgcn_gfx1100"])[1]
+    assert ".amdhsa_wavefront_size32 1" in asm
+    assert ".amdhsa_wavefront_size32 1" not in backends.hip_asm(ex, "gfx942")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in NAMES if load(n).has("triton")])
+def test_triton_interpreted_on_cpu_matches_numpy(name: str) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("triton")
+    out = runner.run(name, "triton", interpret=True, record=False)
+    assert out.status == runner.SHOWN, out.cell
+    assert out.where == "interpreted on CPU" and out.rel_err <= load(name).tolerance
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target,wanted", [("cuda", "wgmma.mma_async"), ("hip", "v_mfma_f32_32x32x8")])
+def test_triton_gemm_compiles_ahead_of_time_for_both_vendors(target: str, wanted: str) -> None:
+    pytest.importorskip("triton")
+    from xlate.kernels import triton_aot
+
+    ex = load("gemm")
+    aot = ex.raw["triton_aot"]
+    text = triton_aot.compile_kernel(ex.source("triton"), aot["kernel"], aot["signature"], aot["constexprs"], target)
+    assert wanted in text
+
+
+def test_ast_source_signature_matches_this_triton() -> None:
+    triton = pytest.importorskip("triton")
+    from xlate.kernels import triton_aot
+
+    module = triton_aot._load_compiled(load("vector-add").source("triton"))
+    src = triton_aot.make_source(module.add_kernel, {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "n": "i32"},
+                                 {"BLOCK": 1024})
+    assert src.name == "add_kernel", triton.__version__
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_mlx_on_cpu_matches_numpy(name: str) -> None:
+    pytest.importorskip("mlx.core")
+    out = runner.run(name, "mlx")
+    assert out.status == runner.SHOWN, out.cell
+    assert "(MLX)" in out.where and out.rel_err <= load(name).tolerance
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_metal_bodies_build_into_mlx_kernels(name: str) -> None:
+    """Constructing the kernel object works everywhere; running it needs Metal (next test)."""
+    mx = pytest.importorskip("mlx.core")
+    ex = load(name)
+    body = ex.source("metal").read_text(encoding="utf-8")
+    assert body.strip() and "kernel void" not in body  # a body: MLX writes the signature
+    kernel = mx.fast.metal_kernel(name=name.replace("-", "_"), input_names=["x"], output_names=["y"], source=body)
+    assert callable(kernel)
+
+
+@pytest.mark.metal
+@pytest.mark.skipif(not tools.metal_available(), reason="Metal needs Apple silicon; not run on this machine")
+@pytest.mark.parametrize("name", NAMES)
+def test_metal_runs_and_matches_numpy(name: str) -> None:
+    out = runner.run(name, "metal")
+    assert out.status == runner.SHOWN, out.cell
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@pytest.mark.skipif(tools.nvidia_device() is None, reason="needs an NVIDIA GPU")
+@pytest.mark.parametrize("name", NAMES)
+def test_cuda_runs_on_the_gpu(name: str) -> None:
+    out = runner.run(name, "cuda", size_text=None, record=False)
+    assert out.status == runner.SHOWN, out.cell
+
+
+@pytest.mark.slow
+def test_verify_prints_every_cell_except_metal_and_gpu_as_shown() -> None:
+    env = dict(os.environ)
+    proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", "verify"], capture_output=True, text=True,
+                          env=env, timeout=900, cwd=REPO)
+    matrix = proc.stdout
+    cells: dict[tuple[str, str], str] = {}
+    example = None
+    for line in matrix.splitlines():
+        if line and not line.startswith(" ") and "shown," not in line:
+            example = line.strip()
+        elif line.startswith("  ") and example:
+            backend, rest = line.split(None, 1)
+            cells[(example, backend)] = rest
+    assert {e for e, _ in cells} == set(NAMES), matrix
+    for name in NAMES:
+        ex = load(name)
+        assert cells[(name, "cuda")].startswith("ok   compiled sm_90a"), cells[(name, "cuda")]
+        assert cells[(name, "hip")].startswith("ok   compiled gfx942, gfx90a"), cells[(name, "hip")]
+        if ex.has("triton"):
+            assert cells[(name, "triton")].startswith("ok   interpreted on CPU, max err"), cells[(name, "triton")]
+        else:
+            assert cells[(name, "triton")].startswith("--   no triton version:")
+        assert cells[(name, "mlx")].startswith("ok   ran on CPU (MLX), max err"), cells[(name, "mlx")]
+        assert cells[(name, "metal")].startswith("--   skipped: no Metal")
+        assert "FAIL" not in cells[(name, "evidence")] and "(fresh)" in cells[(name, "evidence")]
+    assert "AOT sm_90 wgmma.mma_async, gfx942 v_mfma" in cells[("gemm", "triton")]
+    assert "gfx1100" in cells[("reduction", "hip")]
+    assert proc.returncode == 0, matrix
+
+
+def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
+    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"]):
+        proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", *args], capture_output=True, text=True, cwd=REPO)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:"), proc.stderr
+
+
+def test_kernels_root_is_the_repository_folder() -> None:
+    assert kernels_root() == REPO / "kernels"
