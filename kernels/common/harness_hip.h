@@ -8,6 +8,7 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -111,13 +112,25 @@ inline int sm_count() {
   return sms;
 }
 
-// Median of `iters` event-timed runs of `launch` after three warm-up runs. `launch` must leave
-// the complete, correct result behind each time (it re-zeroes accumulators itself).
+// Runs `launch` until at least `min_ms` of wall time and three runs have passed. GPU clocks
+// ramp up from idle over tens of milliseconds; timing a half-awake GPU understates it.
+template <class F>
+void warm_up(F launch, double min_ms = 200.0) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (int runs = 0;; ++runs) {
+    launch();
+    CHECK_LAUNCH();
+    CHECK(hipDeviceSynchronize());
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (runs >= 2 && ms >= min_ms) break;
+  }
+}
+
+// Median of `iters` event-timed runs of `launch` after warm_up. `launch` must leave the
+// complete, correct result behind each time (it re-zeroes accumulators itself).
 template <class F>
 float median_ms(F launch, int iters) {
-  for (int i = 0; i < 3; ++i) launch();
-  CHECK_LAUNCH();
-  CHECK(hipDeviceSynchronize());
+  warm_up(launch);
   hipEvent_t start, stop;
   CHECK(hipEventCreate(&start));
   CHECK(hipEventCreate(&stop));

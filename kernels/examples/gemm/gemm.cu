@@ -14,10 +14,10 @@ using namespace nvcuda;
 
 // Tuning knobs (defaults measured best of the variants tried; see benchmarks/).
 #ifndef GEMM_BN
-#define GEMM_BN 128
+#define GEMM_BN 256
 #endif
 #ifndef GEMM_WN
-#define GEMM_WN 32
+#define GEMM_WN 64
 #endif
 #ifndef GEMM_STAGES
 #define GEMM_STAGES 3

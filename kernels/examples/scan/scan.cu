@@ -1,7 +1,8 @@
-// Inclusive prefix sum of n int32 values in three launches: (1) each block scans a tile of
-// 2048 elements and records the tile's total, (2) one block scans the tile totals, (3) every
-// tile adds the total of the tiles before it. Inside a block, warps scan with shuffle-up
-// (Hillis-Steele over 32 lanes) and combine their totals through shared memory.
+// Inclusive prefix sum of n int32 values, reduce-then-scan in three launches: (1) each block sums
+// a tile of 2048 elements, (2) one block scans the tile totals, (3) each block scans its tile
+// again and adds the total of the tiles before it. The input is read twice and the output
+// written once, all with 16-byte coalesced accesses staged through shared memory. Inside a
+// block, warps scan with shuffle-up steps and combine their totals through shared memory.
 #include "../../common/harness.cuh"
 
 constexpr int THREADS = 256;
@@ -37,22 +38,28 @@ __device__ int block_inclusive_scan(int v, int* totals) {
   return v;
 }
 
-__global__ __launch_bounds__(THREADS) void scan_tiles(const int* __restrict__ in, int* __restrict__ out,
-                                                      int* __restrict__ tile_totals, long n) {
-  __shared__ int totals[WARPS];
-  long base = (long)blockIdx.x * TILE + (long)threadIdx.x * ITEMS;
-  int items[ITEMS];
-  int run = 0;
+__global__ __launch_bounds__(THREADS) void tile_sums(const int4* __restrict__ in4, const int* __restrict__ in,
+                                                     long n, int* __restrict__ tile_totals) {
+  __shared__ int warp_totals[WARPS];
+  long base = (long)blockIdx.x * TILE;
+  int s = 0;
+  if (base + TILE <= n) {
 #pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    run += base + k < n ? in[base + k] : 0;
-    items[k] = run;
+    for (int k = 0; k < TILE / 4 / THREADS; ++k) {
+      int4 v = in4[base / 4 + threadIdx.x + k * THREADS];
+      s += (v.x + v.y) + (v.z + v.w);
+    }
+  } else {
+    for (long i = base + threadIdx.x; i < n; i += THREADS) s += in[i];
   }
-  int before = block_inclusive_scan(run, totals) - run;  // exclusive prefix of this thread
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k)
-    if (base + k < n) out[base + k] = items[k] + before;
-  if (threadIdx.x == THREADS - 1) tile_totals[blockIdx.x] = before + run;
+  s = __reduce_add_sync(FULL_MASK, s);  // the warp's integer sum in one instruction (sm_80 and later)
+  if (threadIdx.x % 32 == 0) warp_totals[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int t = 0;
+    for (int w = 0; w < WARPS; ++w) t += warp_totals[w];
+    tile_totals[blockIdx.x] = t;
+  }
 }
 
 // One block walks the tile totals in chunks of THREADS, carrying the running sum between chunks.
@@ -72,12 +79,37 @@ __global__ __launch_bounds__(THREADS) void scan_totals(int* totals, long count) 
   }
 }
 
-__global__ void add_offsets(int* __restrict__ out, const int* __restrict__ totals, long n) {
-  if (blockIdx.x == 0) return;  // the first tile has nothing before it
-  int offset = totals[blockIdx.x - 1];
+__global__ __launch_bounds__(THREADS) void scan_tiles(const int4* __restrict__ in4, const int* __restrict__ in,
+                                                      int4* __restrict__ out4, int* __restrict__ out,
+                                                      const int* __restrict__ scanned_totals, long n) {
+  __shared__ int4 stage4[TILE / 4];  // the tile, loaded coalesced, then read per thread
+  __shared__ int scratch[WARPS];
+  int* stage = reinterpret_cast<int*>(stage4);
   long base = (long)blockIdx.x * TILE;
-  for (int k = threadIdx.x; k < TILE; k += blockDim.x)
-    if (base + k < n) out[base + k] += offset;
+  bool full = base + TILE <= n;
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < TILE / 4 / THREADS; ++k) stage4[threadIdx.x + k * THREADS] = in4[base / 4 + threadIdx.x + k * THREADS];
+  } else {
+    for (int i = threadIdx.x; i < TILE; i += THREADS) stage[i] = base + i < n ? in[base + i] : 0;
+  }
+  __syncthreads();
+  int4 a = stage4[2 * threadIdx.x], b = stage4[2 * threadIdx.x + 1];
+  int items[ITEMS] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  int run = 0;
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) items[k] = (run += items[k]);
+  int before = block_inclusive_scan(run, scratch) - run + (blockIdx.x > 0 ? scanned_totals[blockIdx.x - 1] : 0);
+  stage4[2 * threadIdx.x] = make_int4(items[0] + before, items[1] + before, items[2] + before, items[3] + before);
+  stage4[2 * threadIdx.x + 1] = make_int4(items[4] + before, items[5] + before, items[6] + before, items[7] + before);
+  __syncthreads();  // the scanned tile is complete before the coalesced store reads it
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < TILE / 4 / THREADS; ++k) out4[base / 4 + threadIdx.x + k * THREADS] = stage4[threadIdx.x + k * THREADS];
+  } else {
+    for (int i = threadIdx.x; i < TILE; i += THREADS)
+      if (base + i < n) out[base + i] = stage[i];
+  }
 }
 
 int main(int argc, char** argv) {
@@ -87,10 +119,11 @@ int main(int argc, char** argv) {
   int* out = harness::poisoned<int>(n);
   long tiles = (n + TILE - 1) / TILE;
   int* totals = harness::poisoned<int>(tiles);
+  auto* in4 = reinterpret_cast<const int4*>(in);
   auto launch = [&] {
-    scan_tiles<<<tiles, THREADS>>>(in, out, totals, n);
+    tile_sums<<<tiles, THREADS>>>(in4, in, n, totals);
     scan_totals<<<1, THREADS>>>(totals, tiles);
-    add_offsets<<<tiles, THREADS>>>(out, totals, n);
+    scan_tiles<<<tiles, THREADS>>>(in4, in, reinterpret_cast<int4*>(out), out, totals, n);
   };
   float ms = harness::median_ms(launch, args.iters);
   auto host = harness::to_host(out, n);

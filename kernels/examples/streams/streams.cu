@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
     }
   };
   auto timed = [&](auto&& schedule) {
+    harness::warm_up(schedule);
     std::vector<float> times;
     for (int i = 0; i < args.iters + 2; ++i) {
       CHECK(cudaEventRecord(t0, main_stream));
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
       CHECK(cudaEventSynchronize(t1));
       float ms = 0;
       CHECK(cudaEventElapsedTime(&ms, t0, t1));
-      if (i >= 2) times.push_back(ms);  // the first two are warm-up
+      if (i >= 2) times.push_back(ms);  // two more warm-up runs on this schedule
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     }
   };
   auto timed = [&](auto&& schedule) {
+    harness::warm_up(schedule);
     std::vector<float> times;
     for (int i = 0; i < args.iters + 2; ++i) {
       CHECK(hipEventRecord(t0, main_stream));
