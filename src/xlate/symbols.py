@@ -71,6 +71,11 @@ class SymbolMap:
         # Byte spellings for the scanner's first, cheapest test (most identifiers in a file are not CUDA).
         self.known_bytes: frozenset[bytes] = frozenset(s.encode() for s in self._raw)
         self.prefix_bytes: tuple[bytes, ...] = tuple(p.encode() for p in self.family_prefixes)
+        # First names of qualified spellings (`cub` of `cub::WarpReduce`): a chain can only resolve
+        # when its first name is one of these, a known name, or starts with a family prefix.
+        heads = {s.split("::", 1)[0] for s in self._raw if "::" in s} | set(self.namespaces)
+        heads |= {p.split("::", 1)[0] for p in self.family_prefixes if "::" in p}
+        self.head_bytes: frozenset[bytes] = frozenset(h.encode() for h in heads)
 
     def __len__(self) -> int:
         return len(self._raw)

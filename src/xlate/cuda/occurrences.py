@@ -95,57 +95,93 @@ def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = N
     return [o for o, _ in find_entries(tree, source, smap, lines)]
 
 
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_IDENT_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def _units(source: bytes, interesting: set[bytes]) -> list[tuple[int, int]]:
+    """(start, end) of every name or `a::b::c` chain whose first name is in `interesting`.
+
+    The same units the candidate regex would give when run over the whole file, found by searching
+    only for the few distinct names that can matter (bytes.find runs in C, a regex over every
+    identifier of a large file does not).
+    """
+    units: list[tuple[int, int]] = []
+    ident, ident_start = _IDENT_BYTES, _IDENT_START
+    n = len(source)
+    find = source.find
+    for word in interesting:
+        size = len(word)
+        pos = find(word)
+        while pos != -1:
+            end = pos + size
+            if (pos and source[pos - 1] in ident) or (end < n and source[end] in ident):
+                pos = find(word, pos + 1)
+                continue
+            if pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident:
+                pos = find(word, end)  # a later part of a chain: its chain starts further left
+                continue
+            while source[end : end + 2] == b"::" and end + 2 < n and source[end + 2] in ident_start:
+                end += 2
+                while end < n and source[end] in ident:
+                    end += 1
+            units.append((pos, end))
+            pos = find(word, end)
+    return units
+
+
 def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
     root = tree.root_node
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
-    aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)}
+    aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)} if b"namespace" in source else {}
     get = smap.get
-    namespaces = smap.namespaces
-    known, prefixes = smap.known_bytes, smap.prefix_bytes
+    known, prefixes, heads = smap.known_bytes, smap.prefix_bytes, smap.head_bytes
     alias_heads = tuple(a.encode() + b"::" for a in aliases)
+    alias_names = {a.encode() for a in aliases}
+    position = lines.position
     out: list[tuple[Occurrence, Entry]] = []
 
-    for m in _INCLUDE.finditer(source):
-        start, end = m.span(1)
-        if bad and _in_regions(start, bad, bad_starts):
-            continue
-        node = root.descendant_for_byte_range(start, end)
-        if node is None or node.type not in _INCLUDE_TOKENS or not _under_include(node):
-            continue
-        header = m.group(1).decode("utf-8", errors="replace").strip()
-        entry = get(header) or get(header.rsplit("/", 1)[-1])
-        if entry is not None:
-            line, col = lines.position(start)
-            out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node), entry))
+    if b"include" in source:
+        for m in _INCLUDE.finditer(source):
+            start, end = m.span(1)
+            if bad and _in_regions(start, bad, bad_starts):
+                continue
+            node = root.descendant_for_byte_range(start, end)
+            if node is None or node.type not in _INCLUDE_TOKENS or not _under_include(node):
+                continue
+            header = m.group(1).decode("utf-8", errors="replace").strip()
+            entry = get(header) or get(header.rsplit("/", 1)[-1])
+            if entry is not None:
+                line, col = position(start)
+                out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node), entry))
 
-    for m in _CANDIDATE.finditer(source):
-        raw = m.group()
-        if raw == b"<<<":
-            start = m.start()
-            node = root.descendant_for_byte_range(start, start + 3)
-            if node is not None and node.type == "<<<" and not (bad and _in_regions(start, bad, bad_starts)):
-                entry = get(LAUNCH)
-                if entry is not None:
-                    line, col = lines.position(start)
-                    out.append((Occurrence(line, col, LAUNCH, entry.concept, entry.hip, entry.metal, node.parent), entry))
+    pos = source.find(b"<<<")
+    launch = get(LAUNCH) if pos != -1 else None
+    while pos != -1:
+        node = root.descendant_for_byte_range(pos, pos + 3)
+        if launch is not None and node is not None and node.type == "<<<" and not (bad and _in_regions(pos, bad, bad_starts)):
+            line, col = position(pos)
+            out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent), launch))
+        pos = source.find(b"<<<", pos + 3)
+
+    # The distinct names of the file, then only those that can start a CUDA symbol.
+    interesting = {w for w in set(_IDENT.findall(source))
+                   if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
+    resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
+    for start, stop in sorted(_units(source, interesting)):
+        raw = source[start:stop]
+        if raw in resolved:
+            hit = resolved[raw]
+        else:
+            hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
+        if hit is None:
             continue
-        if raw not in known and not raw.startswith(prefixes) and not (alias_heads and raw.startswith(alias_heads)):
-            continue  # the common case: an ordinary identifier
-        text = raw.decode("ascii")
-        entry = get(text)
-        if entry is None and b"::" in raw:
-            head, _, rest = text.partition("::")
-            if head in aliases:
-                entry = get(aliases[head] + "::" + rest)
-            elif head not in namespaces:
-                continue  # std::min and friends: not CUDA, and never the bare last component
-        if entry is None:
-            continue
-        start = m.start()
-        first_end = start + (raw.find(b"::") if b"::" in raw else len(raw))
+        text, entry, first_len = hit
+        first_end = start + first_len
         if bad and _in_regions(start, bad, bad_starts):
             continue
         node = root.descendant_for_byte_range(start, first_end)
@@ -158,10 +194,27 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             pass
         else:
             continue  # comment, string, field name, or a token that only looks like one
-        line, col = lines.position(start)
+        line, col = position(start)
         out.append((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node), entry))
     out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
+
+
+def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int] | None:
+    """(spelling, entry, length of its first name) for a name or chain, or None when it is not CUDA."""
+    if raw not in smap.known_bytes and not raw.startswith(smap.prefix_bytes) and not (alias_heads and raw.startswith(alias_heads)):
+        return None  # e.g. a chain through a namespace that is not CUDA's
+    text = raw.decode("ascii")
+    entry = smap.get(text)
+    if entry is None and b"::" in raw:
+        head, _, rest = text.partition("::")
+        if head in aliases:
+            entry = smap.get(aliases[head] + "::" + rest)
+        elif head not in smap.namespaces:
+            return None  # std::min and friends: not CUDA, and never the bare last component
+    if entry is None:
+        return None
+    return text, entry, (raw.find(b"::") if b"::" in raw else len(raw))
 
 
 def _under_include(node: Node) -> bool:

@@ -7,6 +7,7 @@ file once, resolves symbol occurrences against the glossary, then runs every reg
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ class Hazard:
     end_column: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)  # not frozen: a frozen dataclass is several times slower to build
 class Occurrence:
     """A CUDA symbol found in code (never in comments or strings) and what it maps to."""
 
@@ -58,18 +59,80 @@ class Occurrence:
     metal_relation: str | None = None
 
 
+# Identifier-like node types: what `SourceView.named` looks for.
+NAME_TYPES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
+
+# Node types whose first (or, for `::new`, second) token is a fixed word: a search of the bytes
+# proposes that token and the tree confirms it, so finding them costs in proportion to the matches,
+# not to the size of the tree.
+_ANCHOR_WORDS: dict[str, tuple[bytes, ...]] = {
+    "for_statement": (b"for",),
+    "gnu_asm_expression": (b"asm", b"__asm__", b"__asm"),
+    "new_expression": (b"new",),
+    "delete_expression": (b"delete",),
+    "launch_bounds": (b"__launch_bounds__",),
+    "kernel_call_syntax": (b"<<<",),
+}
+# Preprocessor lines: the directive may have blanks after '#'. A regex that starts with a literal is
+# searched for in C as fast as bytes.find.
+_ANCHOR_PATTERNS: dict[str, re.Pattern[bytes]] = {
+    "preproc_def": re.compile(rb"#[ \t]*define\b"),
+    "preproc_include": re.compile(rb"#[ \t]*include\b"),
+}
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# Tokens that may be integer literals (digits, hex/binary prefixes, suffixes, digit separators).
+_NUMBER_TOKEN = re.compile(rb"\b[0-9][A-Za-z0-9_']*")
+
+
+def word_spans(source: bytes, words: Iterable[bytes]) -> list[tuple[int, int]]:
+    """(start, end) of each whole-word occurrence of any of `words`, in document order."""
+    ident = _IDENT_BYTES
+    n = len(source)
+    find = source.find
+    spans = []
+    for word in words:
+        size = len(word)
+        edged = word[:1] in (b"_",) or word[:1].isalnum()
+        pos = find(word)
+        while pos != -1:
+            end = pos + size
+            if not edged or not ((pos and source[pos - 1] in ident) or (end < n and source[end] in ident)):
+                spans.append((pos, end))
+            pos = find(word, pos + 1)
+    spans.sort()
+    return spans
+
+
+_INT_VALUES: dict[bytes, int | None] = {}
+
+
+def _int_value(token: bytes) -> int | None:
+    """Value of an integer literal's spelling (memoised: files repeat the same few literals)."""
+    try:
+        return _INT_VALUES[token]
+    except KeyError:
+        from xlate.rules.syntax import parse_int
+
+        value = _INT_VALUES[token] = parse_int(token.decode("ascii", errors="replace"))
+        return value
+
+
 @dataclass
 class SourceView:
-    """One parsed file as rules see it."""
+    """One parsed file as rules see it.
+
+    Rules ask for the few nodes they inspect (nodes of a type, names spelled a certain way, calls of
+    a function, declarations with a qualifier, integer literals of given values). Each question is
+    answered by proposing candidates with a regular expression over the bytes and confirming every
+    one against the syntax tree, so comments, strings and macro bodies never match and the cost
+    follows the number of candidates rather than the tens of thousands of nodes of a large file.
+    """
 
     path: str
     source: bytes
     tree: Tree
     occurrences: list[Occurrence] = field(default_factory=list)
-    # Caches shared by all rules: one walk of the tree, one qualifier lookup per function.
-    _by_type: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
-    _by_name: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
-    _by_call: dict[str, list[Node]] | None = field(default=None, init=False, repr=False, compare=False)
+    _memo: dict[object, list[Node]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _functions: list[tuple[int, int, Node, bool]] | None = field(default=None, init=False, repr=False, compare=False)
     _nested: bool = field(default=False, init=False, repr=False, compare=False)
 
@@ -109,43 +172,156 @@ class SourceView:
                 return
 
     def nodes(self, *types: str) -> list[Node]:
-        """Named nodes of the given types in document order, from one shared walk of the tree.
+        """Named nodes of the given types in document order.
 
-        Rules ask for the few node types they inspect instead of each walking the whole tree.
+        Types that start with a fixed token (loops, asm, launches, #define, ...) and function
+        definitions are found from their text; any other type through one tree-sitter query.
         """
-        if self._by_type is None:
-            index: dict[str, list[Node]] = {}
-            for node in self.walk():
-                if node.is_named:
-                    index.setdefault(node.type, []).append(node)
-            self._by_type = index
-        if len(types) == 1:
-            return self._by_type.get(types[0], [])
-        found = [n for t in types for n in self._by_type.get(t, [])]
-        found.sort(key=lambda n: n.start_byte)
+        found: list[Node] = []
+        for t in types:
+            found += self._nodes_of(t)
+        if len(types) > 1:
+            found.sort(key=lambda n: n.start_byte)
+        return found
+
+    def _nodes_of(self, node_type: str) -> list[Node]:
+        key = ("type", node_type)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        if node_type == "function_definition":
+            found = self._function_definitions()
+        elif node_type in _ANCHOR_WORDS or node_type in _ANCHOR_PATTERNS:
+            found = self._anchored(node_type)
+        else:
+            found = self._queried(node_type)
+        self._memo[key] = found
+        return found
+
+    def _anchored(self, node_type: str) -> list[Node]:
+        root = self.tree.root_node
+        found: dict[int, Node] = {}
+        pattern = _ANCHOR_PATTERNS.get(node_type)
+        spans = [m.span() for m in pattern.finditer(self.source)] if pattern else word_spans(self.source, _ANCHOR_WORDS[node_type])
+        for start, end in spans:
+            node: Node | None = root.descendant_for_byte_range(start, end)
+            for _ in range(3):  # the token, then at most two enclosing nodes (`::new` has a scope first)
+                if node is None:
+                    break
+                if node.type == node_type:
+                    found[node.start_byte] = node
+                    break
+                node = node.parent
+        return [found[k] for k in sorted(found)]
+
+    def _queried(self, node_type: str) -> list[Node]:
+        from tree_sitter import Query, QueryCursor
+
+        from xlate.cuda.parser import language
+
+        try:
+            query = Query(language(), f"({node_type}) @n")
+        except Exception:  # not a node type of this grammar: nothing to find
+            return []
+        found = QueryCursor(query).captures(self.tree.root_node).get("n", [])
+        return sorted((n for n in found if n.is_named), key=lambda n: n.start_byte)
+
+    def _function_definitions(self) -> list[Node]:
+        """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
+        root = self.tree.root_node
+        found: dict[int, Node] = {}
+        for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
+            token = root.descendant_for_byte_range(start, end)
+            if token is None or token.end_byte != end:
+                continue
+            parent = token.parent
+            if parent is None:
+                continue
+            owner = parent.parent
+            if owner is not None and owner.type == "try_statement":
+                owner = owner.parent  # int f() try { ... } catch (...) { ... }
+            if owner is None or owner.type != "function_definition":
+                continue
+            if parent.type in ("compound_statement", "default_method_clause", "delete_method_clause", "try_statement"):
+                found[owner.start_byte] = owner
+        return [found[k] for k in sorted(found)]
+
+    def spelled(self, words: Iterable[str], types: frozenset[str] | set[str] = NAME_TYPES) -> list[Node]:
+        """Nodes of the given types whose whole text is one of `words`, in document order."""
+        wanted = frozenset(words)
+        if not wanted:
+            return []
+        key = ("spelled", wanted, frozenset(types))
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        root = self.tree.root_node
+        found = []
+        for start, end in word_spans(self.source, [w.encode() for w in wanted]):
+            node = root.descendant_for_byte_range(start, end)
+            if node is not None and node.type in types and node.start_byte == start and node.end_byte == end:
+                found.append(node)
+        self._memo[key] = found
         return found
 
     def named(self, names: Iterable[str]) -> list[Node]:
         """Identifier-like nodes (identifier, type, field and namespace names) spelling one of `names`."""
-        if self._by_name is None:
-            index: dict[str, list[Node]] = {}
-            for kind in ("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
-                for node in self.nodes(kind):
-                    index.setdefault(self.text(node), []).append(node)
-            self._by_name = index
-        found = [n for name in set(names) for n in self._by_name.get(name, [])]
-        found.sort(key=lambda n: n.start_byte)
-        return found
+        return self.spelled(names, NAME_TYPES)
 
     def calls(self, names: Iterable[str]) -> list[Node]:
         """call_expression nodes whose called name (see call_name) is one of `names`, in document order."""
-        if self._by_call is None:
-            index: dict[str, list[Node]] = {}
-            for node in self.nodes("call_expression"):
-                index.setdefault(call_name(node), []).append(node)
-            self._by_call = index
-        found = [n for name in set(names) for n in self._by_call.get(name, [])]
+        wanted = frozenset(names)
+        key = ("calls", wanted)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        found = []
+        for name in self.spelled(wanted, NAME_TYPES):
+            call = _call_named_by(name)
+            if call is not None:
+                found.append(call)
         found.sort(key=lambda n: n.start_byte)
+        self._memo[key] = found
+        return found
+
+    def qualified(self, qualifier: str, types: tuple[str, ...] = ("declaration",)) -> list[Node]:
+        """Declarations (of the given node types) carrying a qualifier, as has_qualifier would say."""
+        key = ("qualified", qualifier, types)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        found = []
+        for token in self.spelled((qualifier,), frozenset((qualifier,))):
+            spec = token.parent
+            if spec is None or spec.type not in ("type_qualifier", "storage_class_specifier"):
+                continue
+            decl = spec.parent
+            if decl is not None and decl.type in types:
+                found.append(decl)
+        self._memo[key] = found
+        return found
+
+    def int_literals(self, values: Iterable[int], max_length: int = 24) -> list[Node]:
+        """number_literal nodes whose integer value (see syntax.int_literal) is one of `values`."""
+        wanted = frozenset(values)
+        key = ("ints", wanted, max_length)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        root = self.tree.root_node
+        found = []
+        source = self.source
+        for m in _NUMBER_TOKEN.finditer(source):
+            token = m.group()
+            if len(token) > max_length or _int_value(token) not in wanted:
+                continue
+            start, end = m.span()
+            if start and source[start - 1] in b".'":
+                continue  # the fraction of a float or a digit group, not a literal of its own
+            node = root.descendant_for_byte_range(start, end)
+            if node is not None and node.type == "number_literal" and node.start_byte == start and node.end_byte == end:
+                found.append(node)
+        self._memo[key] = found
         return found
 
     def function_of(self, node: Node) -> Node | None:
@@ -185,6 +361,30 @@ class SourceView:
                 return None
             i -= 1
         return None
+
+
+def _call_named_by(name: Node) -> Node | None:
+    """The call_expression whose call_name is this name node, if any (call_name read backwards)."""
+    cur = name
+    while True:
+        parent = cur.parent
+        if parent is None:
+            return None
+        t = parent.type
+        if t == "call_expression":
+            return parent if parent.child_by_field_name("function") == cur else None
+        if t in ("qualified_identifier", "template_function", "template_method"):
+            link = parent.child_by_field_name("name")
+        elif t == "field_expression":
+            link = parent.child_by_field_name("field")
+        elif t == "parenthesized_expression":
+            kids = parent.named_children
+            link = kids[0] if kids else None
+        else:
+            return None
+        if link is None or link != cur:
+            return None
+        cur = parent
 
 
 def ancestors(node: Node) -> Iterator[Node]:

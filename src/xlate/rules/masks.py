@@ -154,8 +154,8 @@ class LaneMaskWidth(Rule):
                     f"{name} reads 32 bits of a lane mask; HIP masks are 64-bit: use {BIT32[name]}",
                 )
 
-        for left in src.nodes("number_literal"):
-            if len(left.text or b"") > 4 or int_literal(left) != 1 or "ll" in literal_suffix(left):
+        for left in src.int_literals((1,), max_length=4):
+            if "ll" in literal_suffix(left):
                 continue
             shift = left.parent
             if shift is None or shift.type != "binary_expression" or shift.child_by_field_name("left") != left:
@@ -183,10 +183,12 @@ class LaneMaskWidth(Rule):
                     src, name,
                     f"lane mask {text(name)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: define it as ~0ull",
                 )
-        for decl in src.nodes("init_declarator"):
-            ident = decl.child_by_field_name("declarator")
+        for ident in src.named(names):
+            decl = ident.parent
+            if ident.type != "identifier" or decl is None or decl.type != "init_declarator":
+                continue
             value = decl.child_by_field_name("value")
-            if ident is None or value is None or ident.type != "identifier" or text(ident) not in names:
+            if value is None or decl.child_by_field_name("declarator") != ident:
                 continue
             value = strip_parens(value)
             if int_literal(value) == FULL32 and "ll" not in literal_suffix(value):

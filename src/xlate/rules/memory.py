@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -31,7 +32,9 @@ METAL_THREADGROUP_BYTES = 32 * 1024
 CDNA3_REFERENCE_GPU = "mi300x"
 
 
+@lru_cache(maxsize=None)
 def _spec_lds_bytes(gpu: str) -> int:
+    """LDS bytes per CU from a spec sheet. Read on first need: most files never come near the limit."""
     import yaml
 
     from xlate.index import glossary_root  # not xlate.glossary: that pulls in pydantic on the hot path
@@ -41,15 +44,14 @@ def _spec_lds_bytes(gpu: str) -> int:
     return int(data["shared_memory_per_cu_kb"]["value"] * 1024)
 
 
-CDNA3_LDS_BYTES = _spec_lds_bytes(CDNA3_REFERENCE_GPU)
-
-
 def _kib(n: int) -> str:
     return f"{n / 1024:.1f} KiB" if n % 1024 else f"{n // 1024} KiB"
 
 
 def _backends_over(total: int) -> tuple[str, ...]:
-    if total > CDNA3_LDS_BYTES:
+    if total <= METAL_THREADGROUP_BYTES:
+        return ()
+    if total > _spec_lds_bytes(CDNA3_REFERENCE_GPU):
         return ("hip", "metal")
     if total > METAL_THREADGROUP_BYTES:
         return ("metal",)
@@ -105,8 +107,8 @@ class SharedMemoryCapacity(Rule):
         consts = file_constants(src)
         static_by_fn: dict[tuple[int, int], tuple[Node, int]] = {}
         kernel_static: dict[str, int] = {}
-        for decl in src.nodes("declaration"):
-            if not has_qualifier(decl, "__shared__") or has_qualifier(decl, "extern"):
+        for decl in src.qualified("__shared__"):
+            if has_qualifier(decl, "extern"):
                 continue
             size = self._declaration_bytes(decl, consts)
             if size is None:

@@ -44,7 +44,7 @@ class NoFp64Metal(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         lines: set[int] = set()
-        candidates = [n for n in src.nodes("primitive_type") if n.text == b"double"] + src.named(DOUBLE_VECTORS)
+        candidates = src.spelled(("double",), frozenset(("primitive_type",))) + src.named(DOUBLE_VECTORS)
         candidates.sort(key=lambda n: n.start_byte)
         for node in candidates:
             name = text(node)

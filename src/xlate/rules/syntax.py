@@ -161,7 +161,10 @@ def file_constants(src: SourceView) -> dict[str, int]:
     if cached is not None:
         return cached
     consts: dict[str, int] = {}
-    for node in src.nodes("preproc_def", "declaration"):
+    found = {n.start_byte: n for n in src.nodes("preproc_def")}
+    for qualifier in ("const", "constexpr"):
+        found.update((n.start_byte, n) for n in src.qualified(qualifier))
+    for node in (found[k] for k in sorted(found)):
         if node.type == "preproc_def":
             name = node.child_by_field_name("name")
             value = node.child_by_field_name("value")

@@ -160,8 +160,8 @@ class HardcodedWarpSize(Rule):
             stack.extend(cur.named_children)
 
     def _per_lane_arrays(self, src: SourceView) -> Iterable[Hazard]:
-        for decl in src.nodes("declaration"):
-            if not has_qualifier(decl, "__shared__") or not src.in_device_code(decl):
+        for decl in src.qualified("__shared__"):
+            if not src.in_device_code(decl):
                 continue
             for d in decl.children_by_field_name("declarator"):
                 if d.type != "array_declarator":
@@ -218,7 +218,7 @@ def _warp_operands(src: SourceView, consts: dict[str, int]) -> list[tuple[Node, 
     literal or as a warp-named constant. Starting from the few such operands is much cheaper than
     visiting every binary expression of a large file."""
     names = [n for n, v in consts.items() if v in WARP_NUMBERS and WARP_CONSTANT.search(n)]
-    candidates = [n for n in src.nodes("number_literal") if len(n.text or b"") <= 8 and int_literal(n) in WARP_NUMBERS]
+    candidates = list(src.int_literals(WARP_NUMBERS, max_length=8))
     candidates += [n for n in src.named(names) if n.type == "identifier"] if names else []
     found: dict[int, tuple[Node, Node]] = {}
     for operand in candidates:
@@ -417,8 +417,8 @@ class ImplicitWarpSynchronous(Rule):
     STEPS = frozenset({1, 2, 4, 8, 16, 32})
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in src.nodes("parameter_declaration", "declaration"):
-            if not has_qualifier(node, "volatile") or not src.in_device_code(node):
+        for node in src.qualified("volatile", ("parameter_declaration", "declaration")):
+            if not src.in_device_code(node):
                 continue
             for d in node.children_by_field_name("declarator"):
                 target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
