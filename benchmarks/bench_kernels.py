@@ -3,7 +3,7 @@ against a reference measured in the same process, with the project's performance
 
 References: a device-to-device copy (bytes read + written) for the memory-bound kernels,
 torch.softmax and torch.nn.functional.rms_norm for the row kernels, torch.matmul (cuBLAS) for
-GEMM. Prints one row per run and writes kernels/evidence/bench--<device>.json.
+GEMM. Prints one row per run and writes kernels/evidence/bench--<example>--<device>.json.
 
     PYTHONPATH=src python3 benchmarks/bench_kernels.py [--only NAME ...] [--no-record]
 """
@@ -76,6 +76,24 @@ def references() -> dict[str, dict]:
     return out
 
 
+def write_record(name: str, rows: list[dict], refs: dict[str, dict], device: tools.Device) -> Path:
+    """kernels/evidence/bench--<example>--<device>.json: this example's runs, the references they
+    were compared with (measured in the same process), and the hashes of the sources that ran."""
+    ex = load(name)
+    files = [f for b in ("cuda", "triton") if ex.has(b) for f in backends.sources(ex, b)]
+    used = {r["reference"] for r in rows if r["reference"]}
+    record = {
+        "example": name, "backend": "bench",
+        "device": {"name": device.name, "driver": device.driver, "compute_capability": device.compute_capability},
+        "sources": evidence.hashes(sorted(set(files)), kernels_root().parent),
+        "references": {k: v for k, v in refs.items() if k in used}, "runs": rows,
+        "recorded_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+    path = evidence.evidence_dir() / f"bench--{name}--{evidence.slug(device.name)}.json"
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="example names (default: all)")
@@ -122,22 +140,9 @@ def main() -> int:
         print(f"{r['example']:<11} {r['backend']:<7} {ms:>9} {tp:>16} {rf:>8} {ratio:>8} {floor:>6}  "
               f"{'yes' if r['meets_floor'] else 'NO'}")
     if not args.no_record:
-        files = []
         for name in todo:
-            ex = load(name)
-            for backend in ("cuda", "triton"):
-                if ex.has(backend):
-                    files += backends.sources(ex, backend)
-        record = {
-            "example": "bench", "backend": "all",
-            "device": {"name": device.name, "driver": device.driver, "compute_capability": device.compute_capability},
-            "sources": evidence.hashes(sorted(set(files)), kernels_root().parent),
-            "references": refs, "runs": rows,
-            "recorded_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        }
-        path = evidence.evidence_dir() / f"bench--{evidence.slug(device.name)}.json"
-        path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        print(f"wrote {path.relative_to(REPO)}")
+            path = write_record(name, [r for r in rows if r["example"] == name], refs, device)
+            print(f"wrote {path.relative_to(REPO)}")
     if failures:
         print("below floor or failed: " + ", ".join(failures))
     return 1 if failures else 0

@@ -3,7 +3,7 @@
 Each variant is the example's own source built with -D overrides and run through the same file
 protocol and NumPy check as `xlate kernels run`; the table shows which defaults to keep.
 
-    PYTHONPATH=src python3 benchmarks/bench_kernels_variants.py
+    PYTHONPATH=src python3 benchmarks/bench_kernels_variants.py [EXAMPLE ...]
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def build(name: str, flags: list[str], sm: str, out: Path) -> Path:
 
 
 def main() -> int:
+    only = sys.argv[1:] or list(VARIANTS)
     device = tools.nvidia_device()
     if device is None:
         print("no NVIDIA GPU here", file=sys.stderr)
@@ -46,8 +47,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         with cf.ThreadPoolExecutor(8) as pool:  # nvcc dominates: build every variant at once
             futures = {(name, tuple(flags)): pool.submit(build, name, flags, device.sm, Path(tmp))
-                       for name, variants in VARIANTS.items() for flags in variants}
+                       for name, variants in VARIANTS.items() if name in only for flags in variants}
         for name, variants in VARIANTS.items():
+            if name not in only:
+                continue
             ex = load(name)
             size = ex.sizes["gpu"]
             inputs = problems.PROBLEMS[name].make(size, rng)

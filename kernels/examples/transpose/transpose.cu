@@ -18,18 +18,23 @@ __global__ __launch_bounds__(BX * BY) void transpose(const float* __restrict__ i
                                                      int rows, int cols) {
   __shared__ float tile[TILE][TILE + 1];
   int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
-  // 16 independent loads per thread are issued before the barrier: plenty of bytes in flight
+  // Constant trip counts let the compiler unroll fully and issue every load of a thread before
+  // the barrier (16 in flight with the defaults); loops bounded by threadIdx would not unroll.
 #pragma unroll
-  for (int j = threadIdx.y; j < TILE; j += BY)
+  for (int jj = 0; jj < TILE / BY; ++jj)
 #pragma unroll
-    for (int i = threadIdx.x; i < TILE; i += BX)
+    for (int ii = 0; ii < TILE / BX; ++ii) {
+      int j = threadIdx.y + jj * BY, i = threadIdx.x + ii * BX;
       if (x0 + i < cols && y0 + j < rows) tile[j][i] = in[(long)(y0 + j) * cols + x0 + i];
+    }
   __syncthreads();  // the whole tile is loaded before any thread reads another thread's element
 #pragma unroll
-  for (int j = threadIdx.y; j < TILE; j += BY)
+  for (int jj = 0; jj < TILE / BY; ++jj)
 #pragma unroll
-    for (int i = threadIdx.x; i < TILE; i += BX)
+    for (int ii = 0; ii < TILE / BX; ++ii) {
+      int j = threadIdx.y + jj * BY, i = threadIdx.x + ii * BX;
       if (y0 + i < rows && x0 + j < cols) out[(long)(x0 + j) * rows + y0 + i] = tile[i][j];
+    }
 }
 
 int main(int argc, char** argv) {
