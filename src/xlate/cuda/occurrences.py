@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
+from xlate.cuda.locate import identifiers, locator
 from xlate.rules.base import Occurrence
 from xlate.symbols import LAUNCH, Entry, SymbolMap
 
@@ -134,7 +135,7 @@ def _units(source: bytes, interesting: set[bytes]) -> list[tuple[int, int]]:
 def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
-    root = tree.root_node
+    at = locator(tree).at
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
     aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)} if b"namespace" in source else {}
@@ -150,7 +151,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             start, end = m.span(1)
             if bad and _in_regions(start, bad, bad_starts):
                 continue
-            node = root.descendant_for_byte_range(start, end)
+            node = at(start, end)
             if node is None or node.type not in _INCLUDE_TOKENS or not _under_include(node):
                 continue
             header = m.group(1).decode("utf-8", errors="replace").strip()
@@ -162,14 +163,14 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     pos = source.find(b"<<<")
     launch = get(LAUNCH) if pos != -1 else None
     while pos != -1:
-        node = root.descendant_for_byte_range(pos, pos + 3)
+        node = at(pos, pos + 3)
         if launch is not None and node is not None and node.type == "<<<" and not (bad and _in_regions(pos, bad, bad_starts)):
             line, col = position(pos)
             out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent), launch))
         pos = source.find(b"<<<", pos + 3)
 
     # The distinct names of the file, then only those that can start a CUDA symbol.
-    interesting = {w for w in set(_IDENT.findall(source))
+    interesting = {w for w in identifiers(source)
                    if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
     resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
     for start, stop in sorted(_units(source, interesting)):
@@ -184,7 +185,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
         first_end = start + first_len
         if bad and _in_regions(start, bad, bad_starts):
             continue
-        node = root.descendant_for_byte_range(start, first_end)
+        node = at(start, first_end)
         if node is None:
             continue
         kind = node.type

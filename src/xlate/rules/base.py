@@ -16,6 +16,8 @@ from typing import ClassVar
 
 from tree_sitter import Node, Tree
 
+from xlate.cuda.locate import identifiers, locator
+
 
 class Severity(str, Enum):
     info = "info"
@@ -79,20 +81,27 @@ _ANCHOR_PATTERNS: dict[str, re.Pattern[bytes]] = {
     "preproc_def": re.compile(rb"#[ \t]*define\b"),
     "preproc_include": re.compile(rb"#[ \t]*include\b"),
 }
+_IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # Tokens that may be integer literals (digits, hex/binary prefixes, suffixes, digit separators).
 _NUMBER_TOKEN = re.compile(rb"\b[0-9][A-Za-z0-9_']*")
 
 
 def word_spans(source: bytes, words: Iterable[bytes]) -> list[tuple[int, int]]:
-    """(start, end) of each whole-word occurrence of any of `words`, in document order."""
+    """(start, end) of each whole-word occurrence of any of `words`, in document order.
+
+    Names the file never spells are skipped without a search (one pass over the file lists them).
+    """
+    present = identifiers(source)
     ident = _IDENT_BYTES
     n = len(source)
     find = source.find
     spans = []
     for word in words:
         size = len(word)
-        edged = word[:1] in (b"_",) or word[:1].isalnum()
+        edged = word[:1] == b"_" or word[:1].isalnum()
+        if edged and word not in present and _IDENT.fullmatch(word):
+            continue
         pos = find(word)
         while pos != -1:
             end = pos + size
@@ -104,6 +113,15 @@ def word_spans(source: bytes, words: Iterable[bytes]) -> list[tuple[int, int]]:
 
 
 _INT_VALUES: dict[bytes, int | None] = {}
+_LAST_NUMBERS: tuple[bytes, frozenset[bytes]] | None = None
+
+
+def _number_tokens(source: bytes) -> frozenset[bytes]:
+    """The distinct integer-looking tokens of a file (remembered for the last file)."""
+    global _LAST_NUMBERS
+    if _LAST_NUMBERS is None or _LAST_NUMBERS[0] is not source:
+        _LAST_NUMBERS = (source, frozenset(_NUMBER_TOKEN.findall(source)))
+    return _LAST_NUMBERS[1]
 
 
 def _int_value(token: bytes) -> int | None:
@@ -199,12 +217,12 @@ class SourceView:
         return found
 
     def _anchored(self, node_type: str) -> list[Node]:
-        root = self.tree.root_node
+        at = locator(self.tree).at
         found: dict[int, Node] = {}
         pattern = _ANCHOR_PATTERNS.get(node_type)
         spans = [m.span() for m in pattern.finditer(self.source)] if pattern else word_spans(self.source, _ANCHOR_WORDS[node_type])
         for start, end in spans:
-            node: Node | None = root.descendant_for_byte_range(start, end)
+            node: Node | None = at(start, end)
             for _ in range(3):  # the token, then at most two enclosing nodes (`::new` has a scope first)
                 if node is None:
                     break
@@ -228,10 +246,10 @@ class SourceView:
 
     def _function_definitions(self) -> list[Node]:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
-        root = self.tree.root_node
+        at = locator(self.tree).at
         found: dict[int, Node] = {}
         for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
-            token = root.descendant_for_byte_range(start, end)
+            token = at(start, end)
             if token is None or token.end_byte != end:
                 continue
             parent = token.parent
@@ -255,10 +273,10 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        root = self.tree.root_node
+        at = locator(self.tree).at
         found = []
         for start, end in word_spans(self.source, [w.encode() for w in wanted]):
-            node = root.descendant_for_byte_range(start, end)
+            node = at(start, end)
             if node is not None and node.type in types and node.start_byte == start and node.end_byte == end:
                 found.append(node)
         self._memo[key] = found
@@ -308,17 +326,25 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        root = self.tree.root_node
+        at = locator(self.tree).at
         found = []
         source = self.source
-        for m in _NUMBER_TOKEN.finditer(source):
-            token = m.group()
+        n = len(source)
+        before, after = _IDENT_BYTES | frozenset(b".'"), _IDENT_BYTES | frozenset(b"'")  # a whole token, not a fraction
+        spans = []
+        for token in _number_tokens(source):
             if len(token) > max_length or _int_value(token) not in wanted:
                 continue
-            start, end = m.span()
-            if start and source[start - 1] in b".'":
-                continue  # the fraction of a float or a digit group, not a literal of its own
-            node = root.descendant_for_byte_range(start, end)
+            size = len(token)
+            pos = source.find(token)
+            while pos != -1:
+                end = pos + size
+                if not ((pos and source[pos - 1] in before) or (end < n and source[end] in after)):
+                    spans.append((pos, end))
+                pos = source.find(token, pos + 1)
+        spans.sort()
+        for start, end in spans:
+            node = at(start, end)
             if node is not None and node.type == "number_literal" and node.start_byte == start and node.end_byte == end:
                 found.append(node)
         self._memo[key] = found
