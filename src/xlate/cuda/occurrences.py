@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from xlate.cuda.locate import identifiers, locator
+from xlate.cuda.names import identifiers
 from xlate.rules.base import Occurrence
 from xlate.symbols import LAUNCH, Entry, SymbolMap
 
@@ -135,7 +135,7 @@ def _units(source: bytes, interesting: set[bytes]) -> list[tuple[int, int]]:
 def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
-    at = locator(tree).at
+    at = tree.root_node.descendant_for_byte_range
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
     aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)} if b"namespace" in source else {}

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from tree_sitter import Node, Tree
 
-from xlate.cuda.locate import identifiers, locator
+from xlate.cuda.names import identifiers
 
 
 class Severity(str, Enum):
@@ -217,7 +217,7 @@ class SourceView:
         return found
 
     def _anchored(self, node_type: str) -> list[Node]:
-        at = locator(self.tree).at
+        at = self.tree.root_node.descendant_for_byte_range
         found: dict[int, Node] = {}
         pattern = _ANCHOR_PATTERNS.get(node_type)
         spans = [m.span() for m in pattern.finditer(self.source)] if pattern else word_spans(self.source, _ANCHOR_WORDS[node_type])
@@ -246,7 +246,7 @@ class SourceView:
 
     def _function_definitions(self) -> list[Node]:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
-        at = locator(self.tree).at
+        at = self.tree.root_node.descendant_for_byte_range
         found: dict[int, Node] = {}
         for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
             token = at(start, end)
@@ -273,7 +273,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = locator(self.tree).at
+        at = self.tree.root_node.descendant_for_byte_range
         found = []
         for start, end in word_spans(self.source, [w.encode() for w in wanted]):
             node = at(start, end)
@@ -326,7 +326,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = locator(self.tree).at
+        at = self.tree.root_node.descendant_for_byte_range
         found = []
         source = self.source
         n = len(source)
