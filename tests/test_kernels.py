@@ -134,9 +134,33 @@ def test_evidence_matches_its_sources(path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     assert evidence.staleness(path, record, REPO) is None, f"{path.name} is stale: re-run it on the GPU"
     assert record["device"]["name"] and record["device"].get("driver")
-    if record["example"] != "bench":
+    if record["backend"] != "bench":
         assert record["rel_err"] <= record["tolerance"]
         assert record["time_ms_median"] > 0 and record["throughput"]["value"] > 0
+
+
+BENCH = [p for p in EVIDENCE if p.name.startswith("bench--")]
+
+
+@pytest.mark.parametrize("path", BENCH, ids=[p.name for p in BENCH])
+def test_recorded_benchmarks_meet_the_performance_floors(path: Path) -> None:
+    """Each floor compares a kernel with a reference measured in the same process on the same GPU."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["runs"], path.name
+    for run in record["runs"]:
+        if run["status"] == "skipped":
+            continue
+        assert run["status"] == "shown", run
+        if run["floor"] is not None:
+            ref = record["references"][run["reference"]]
+            assert run["ratio"] == pytest.approx(run["throughput"] / ref["value"])
+            assert run["ratio"] >= run["floor"], f"{run['example']} [{run['backend']}] below its floor"
+
+
+def test_every_required_floor_was_measured() -> None:
+    floors = {(r["example"], r["backend"]) for p in BENCH for r in json.loads(p.read_text())["runs"] if r["floor"]}
+    assert {("vector-add", "cuda"), ("vector-add", "triton"), ("reduction", "cuda"), ("transpose", "cuda"),
+            ("softmax", "triton"), ("rmsnorm", "triton"), ("gemm", "triton")} <= floors
 
 
 def test_staleness_is_detected(tmp_path: Path) -> None:

@@ -128,7 +128,10 @@ def run_program(exe: Path, ex: Example, size: tuple[int, ...], inputs: dict[str,
         for name, arr in inputs.items():
             np.ascontiguousarray(arr).tofile(Path(tmp) / f"in_{name}.bin")
         cmd = [str(exe), tmp, str(iters)] + [str(s) for s in size]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise BuildError(f"{exe.name} ran longer than 10 minutes") from None
         if proc.returncode != 0:
             raise BuildError(f"{exe.name} exited with {proc.returncode}:\n{proc.stderr.strip()[-3000:]}")
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
@@ -184,6 +187,11 @@ def run_hip(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], i
 # --- Python-hosted backends ----------------------------------------------------------------------
 
 
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[-1] if text else ''}"[:500]
+
+
 def load_module(path: Path, tag: str) -> ModuleType:
     name = f"xlate_example_{tag}_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
@@ -233,10 +241,13 @@ def run_triton(ex: Example, inputs: dict[str, np.ndarray], interpret: bool, iter
     device = "cpu" if interpret else "cuda"
     if not interpret and not torch.cuda.is_available():
         raise Unavailable("no CUDA GPU visible to torch")
-    module = load_module(ex.source("triton"), "interp" if interpret else "gpu")
-    args = {k: _to_torch(v, ex, k, device) for k, v in inputs.items()}
-    outs = module.alloc(**args)
-    module.launch(**args, **outs)
+    try:
+        module = load_module(ex.source("triton"), "interp" if interpret else "gpu")
+        args = {k: _to_torch(v, ex, k, device) for k, v in inputs.items()}
+        outs = module.alloc(**args)
+        module.launch(**args, **outs)
+    except Exception as exc:  # noqa: BLE001 - a compile or interpreter error in the example, reported as a failure
+        raise BuildError(_one_line(exc)) from None
     if interpret:
         outputs = {k: _from_torch(v) for k, v in outs.items()}
         extras = {"note": "bf16 inputs widened to float32 for the interpreter"} if ex.raw.get("bf16_inputs") else {}
@@ -275,11 +286,14 @@ def run_mlx(ex: Example, inputs: dict[str, np.ndarray], iters: int, metal: bool 
         raise Unavailable(f"mlx is not installed ({exc}); on Linux install mlx[cpu]") from None
     if metal and not tools.metal_available():
         raise Unavailable("no Metal (needs Apple silicon)")
-    module = load_module(ex.source("mlx"), "metal" if metal else "mlx")
-    fn = module.run_metal if metal else module.run
-    args = _mlx_inputs(ex, inputs)
-    outs = fn(**args)
-    mx.eval(*outs.values())
+    try:
+        module = load_module(ex.source("mlx"), "metal" if metal else "mlx")
+        fn = module.run_metal if metal else module.run
+        args = _mlx_inputs(ex, inputs)
+        outs = fn(**args)
+        mx.eval(*outs.values())
+    except Exception as exc:  # noqa: BLE001 - reported as a failure of this example, not a crash
+        raise BuildError(_one_line(exc)) from None
     outputs = _mlx_outputs(outs)
     times = []
     for _ in range(max(3, min(iters, 10))):

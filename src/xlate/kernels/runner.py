@@ -290,10 +290,21 @@ def _evidence_cell(name: str) -> Outcome:
     parts, status = [], SHOWN
     for path, rec in records:
         why = evidence.staleness(path, rec, root.parent)
+        if rec.get("backend") == "bench":
+            floors = [r for r in rec.get("runs", []) if r.get("floor")]
+            met = all(r.get("meets_floor") for r in floors)
+            if floors:
+                parts.append(f"floors {'met' if met else 'MISSED'} ({'fresh' if not why else 'STALE'})")
+            if why or not met:
+                status = FAILED
+            continue
         tp = rec.get("throughput") or {}
         dev = str(rec.get("device", {}).get("name", "?")).replace("NVIDIA ", "")
         frac = (rec.get("roofline") or {}).get("fraction")
         figure = f"{tp.get('value', 0):,.0f} {tp.get('unit', '')}" + (f" ({100 * frac:.0f}%)" if frac else "")
+        speedup = (rec.get("extras") or {}).get("overlap_speedup")
+        if speedup:
+            figure += f", overlap {float(speedup):.2f}x faster than serial"
         parts.append(f"{rec['backend']} {dev} {figure} ({'fresh' if not why else 'STALE'})")
         if why:
             status = FAILED
