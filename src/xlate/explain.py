@@ -247,7 +247,6 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         include: list[str] | None = None, exclude: list[str] | None = None, jobs: int | None = None,
         out: Any = None, glossary: Path | None = None) -> int:
     """The whole command: collect files, explain them, render, and return the exit status."""
-    from xlate import index as ix
     from xlate import symbols
     from xlate.cuda.files import collect
 
@@ -263,7 +262,11 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         return EXIT_ERROR
     try:
         smap = symbols.load(glossary)
-    except (ix.IndexError_, OSError) as exc:
+    except Exception as exc:  # a glossary with defects (IndexError_) or an unreadable folder
+        from xlate import index as ix
+
+        if not isinstance(exc, (ix.IndexError_, OSError)):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     targets, path_errors = collect(paths, include, exclude)

@@ -28,11 +28,7 @@ FUZZY_FLOOR = 70.0
 MAX_QUERY = 200
 
 
-def glossary_root() -> Path:
-    env = os.environ.get("XLATE_GLOSSARY")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "glossary"
+from xlate.paths import cache_dir, glossary_root  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
 def _kernels_root(root: Path) -> Path:
@@ -55,11 +51,6 @@ def content_hash(root: Path) -> str:
         digest.update(b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "xlate"
 
 
 def loose(text: str) -> str:

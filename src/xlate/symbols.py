@@ -12,21 +12,19 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from xlate import index as ix
+from xlate import paths
 
-SYMBOLS_VERSION = 4
+SYMBOLS_VERSION = 5
 LAUNCH = "<<<>>>"
 
 # Field order of one entry in the cached JSON (a list per symbol keeps the file small and fast to read).
 FIELDS = ("concept", "hip", "metal", "family", "hip_relation", "metal_relation", "hip_caveat", "metal_caveat", "kind")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """What one CUDA spelling means and what it is called elsewhere."""
 
     symbol: str
@@ -41,8 +39,7 @@ class Entry:
     kind: str  # symbol, header, derived (by a family's naming rule, not listed one by one)
 
 
-@dataclass(frozen=True)
-class FamilyRule:
+class FamilyRule(NamedTuple):
     family: str
     pattern: re.Pattern[str]
     rename: tuple[tuple[str, str], ...]
@@ -59,12 +56,10 @@ class SymbolMap:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self._raw: dict[str, list[Any]] = data["symbols"]
+        self._texts: list[str] = data.get("texts", [])  # caveats stored once, by index (see compact)
         self._cache: dict[str, Entry | None] = {}
-        self.families: list[FamilyRule] = [
-            FamilyRule(f["family"], re.compile(f["match"]), tuple(tuple(r) for r in f["rename"]), f["relation"], f["caveat"],
-                       f["concept"], f.get("metal"), f.get("metal_relation"), f.get("metal_caveat"))
-            for f in data["families"]
-        ]
+        self._family_data: list[dict[str, Any]] = data["families"]
+        self._families: list[FamilyRule] | None = None
         self.family_prefixes: tuple[str, ...] = tuple(data.get("prefixes", []))
         self.content_hash: str = data.get("hash", "")
         self.namespaces: frozenset[str] = frozenset(data.get("namespaces", []))
@@ -76,6 +71,17 @@ class SymbolMap:
         heads = {s.split("::", 1)[0] for s in self._raw if "::" in s} | set(self.namespaces)
         heads |= {p.split("::", 1)[0] for p in self.family_prefixes if "::" in p}
         self.head_bytes: frozenset[bytes] = frozenset(h.encode() for h in heads)
+
+    @property
+    def families(self) -> list[FamilyRule]:
+        """Naming rules of the API families, compiled on first use (most files never need one)."""
+        if self._families is None:
+            self._families = [
+                FamilyRule(f["family"], re.compile(f["match"]), tuple(tuple(r) for r in f["rename"]), f["relation"],
+                           f["caveat"], f["concept"], f.get("metal"), f.get("metal_relation"), f.get("metal_caveat"))
+                for f in self._family_data
+            ]
+        return self._families
 
     def __len__(self) -> int:
         return len(self._raw)
@@ -91,6 +97,8 @@ class SymbolMap:
         if symbol in self._cache:
             return self._cache[symbol]
         raw = self._raw.get(symbol)
+        if raw is not None and self._texts:
+            raw = [self._texts[v] if i in _TEXT_FIELDS and isinstance(v, int) else v for i, v in enumerate(raw)]
         entry = Entry(symbol, *raw) if raw is not None else self._derive(symbol)
         self._cache[symbol] = entry
         return entry
@@ -111,6 +119,29 @@ class SymbolMap:
                 return Entry(symbol, fam.concept, hip, fam.metal, fam.family, relation, fam.metal_relation, fam.caveat,
                              fam.metal_caveat, "derived")
         return None
+
+
+_TEXT_FIELDS = frozenset({FIELDS.index("hip_caveat"), FIELDS.index("metal_caveat")})
+
+
+def compact(data: dict[str, Any]) -> dict[str, Any]:
+    """The cached form: each caveat text stored once and referred to by index.
+
+    A family's caveat repeats on hundreds of its symbols; without this the cache is several times
+    larger and every cold start spends its time parsing the repeats.
+    """
+    texts: list[str] = []
+    index: dict[str, int] = {}
+    for raw in data["symbols"].values():
+        for i in _TEXT_FIELDS:
+            value = raw[i]
+            if isinstance(value, str):
+                if value not in index:
+                    index[value] = len(texts)
+                    texts.append(value)
+                raw[i] = index[value]
+    data["texts"] = texts
+    return data
 
 
 # --- building ----------------------------------------------------------------------------------
@@ -240,27 +271,44 @@ _LOADED: dict[str, SymbolMap] = {}
 STAMP_FILE = "symbols-stamps.json"
 
 
-def _stat_signature(root: Path) -> str:
-    """Names, sizes and modification times of every file the content hash reads (a superset of them)."""
-    import hashlib
-
-    digest = hashlib.blake2b(digest_size=16)
-    files = sorted(root.rglob("*.yaml"))
-    kernels = root.parent / "kernels" / "examples"
-    if kernels.is_dir():
-        files += sorted(kernels.glob("*/example.yaml"))
-    for path in files:
+def _yaml_stamps(folder: str, out: list[str]) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
         try:
-            st = path.stat()
+            if entry.is_dir():
+                _yaml_stamps(entry.path, out)
+            elif entry.name.endswith(".yaml"):
+                st = entry.stat()
+                out.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}")
         except OSError:
             continue
-        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+
+
+def _stat_signature(root: Path) -> str:
+    """Names, sizes and modification times of every file the content hash reads (a superset of them).
+
+    Compared as text, not hashed: a cold start then needs neither hashlib nor a digest.
+    """
+    stamps: list[str] = []
+    _yaml_stamps(str(root), stamps)
+    kernels = root.parent / "kernels" / "examples"
+    if kernels.is_dir():
+        for name in sorted(os.listdir(kernels)):
+            path = kernels / name / "example.yaml"
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            stamps.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\n".join(stamps)
 
 
 def _content_key(root: Path) -> str:
     """The glossary's content hash, found without reading every file when nothing changed since last time."""
-    stamps_path = ix.cache_dir() / STAMP_FILE
+    stamps_path = paths.cache_dir() / STAMP_FILE
     sig = _stat_signature(root)
     try:
         stamps = json.loads(stamps_path.read_text(encoding="utf-8"))
@@ -269,6 +317,8 @@ def _content_key(root: Path) -> str:
     key = stamps.get(sig) if isinstance(stamps, dict) else None
     if isinstance(key, str):
         return key
+    from xlate import index as ix  # hashes every glossary file: only when something changed
+
     key = ix.content_hash(root)
     stamps = {sig: key}  # one entry: the current state of this glossary
     try:
@@ -283,13 +333,15 @@ def _content_key(root: Path) -> str:
 
 def load(root: Path | None = None) -> SymbolMap:
     """The SymbolMap for the glossary's current content (cached on disk by content hash, in memory per process)."""
-    root = root or ix.glossary_root()
+    root = root or paths.glossary_root()
     if not root.is_dir():
+        from xlate import index as ix
+
         raise ix.IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
     key = _content_key(root)
     if key in _LOADED:
         return _LOADED[key]
-    path = ix.cache_dir() / f"symbols-{SYMBOLS_VERSION}-{key}.json"
+    path = paths.cache_dir() / f"symbols-{SYMBOLS_VERSION}-{key}.json"
     data: dict[str, Any] | None = None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -298,7 +350,7 @@ def load(root: Path | None = None) -> SymbolMap:
     except (OSError, ValueError):
         data = None
     if data is None:
-        data = build(root)
+        data = compact(build(root))
         data["hash"] = key
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

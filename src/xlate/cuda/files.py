@@ -6,8 +6,8 @@ import errno
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp", ".tpp"})
@@ -22,15 +22,13 @@ _USES_CUDA = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     shown: str  # the path as the user will see it
     path: Path
     explicit: bool  # named on the command line (explained whatever its extension)
 
 
-@dataclass(frozen=True)
-class PathError:
+class PathError(NamedTuple):
     shown: str
     message: str
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tree_sitter import Node, Tree
 
@@ -27,8 +27,7 @@ _CODE_TOKENS = frozenset({"identifier", "type_identifier", "namespace_identifier
 _INCLUDE_TOKENS = frozenset({"system_lib_string", "string_content", "string_literal"})
 
 
-@dataclass(frozen=True)
-class ErrorRegion:
+class ErrorRegion(NamedTuple):
     line: int
     column: int
     end_line: int
@@ -173,32 +172,39 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     interesting = {w for w in identifiers(source)
                    if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
     resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
+    ascii_text = lines.ascii
+    extras = len(out)  # includes and launches, merged in by position below
     for start, stop in sorted(_units(source, interesting)):
         raw = source[start:stop]
-        if raw in resolved:
-            hit = resolved[raw]
-        else:
+        hit = resolved.get(raw, _UNSEEN)
+        if hit is _UNSEEN:
             hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
         if hit is None:
             continue
         text, entry, first_len = hit
-        first_end = start + first_len
         if bad and _in_regions(start, bad, bad_starts):
             continue
-        node = at(start, first_end)
+        node = at(start, start + first_len)
         if node is None:
             continue
         kind = node.type
-        if kind in _CODE_TOKENS or (not node.is_named and kind == text):
-            pass
+        if kind in _CODE_TOKENS or (kind == text and not node.is_named):
+            if ascii_text:  # the token starts at `start`: its row and byte column are the answer
+                row, col = node.start_point
+                line, col = row + 1, col + 1
+            else:
+                line, col = position(start)
         elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
-            pass
+            line, col = position(start)
         else:
             continue  # comment, string, field name, or a token that only looks like one
-        line, col = position(start)
         out.append((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node), entry))
-    out.sort(key=lambda pair: (pair[0].line, pair[0].column))
+    if extras:
+        out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
+
+
+_UNSEEN = object()
 
 
 def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int] | None:

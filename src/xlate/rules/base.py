@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from tree_sitter import Node, Tree
 
@@ -29,8 +28,7 @@ class Severity(str, Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
 
-@dataclass(frozen=True)
-class Hazard:
+class Hazard(NamedTuple):
     """One finding. Lines and columns are 1-based; columns count characters (not bytes)."""
 
     line: int
@@ -44,8 +42,7 @@ class Hazard:
     end_column: int | None = None
 
 
-@dataclass(slots=True, unsafe_hash=True)  # not frozen: a frozen dataclass is several times slower to build
-class Occurrence:
+class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, and tuples build fast
     """A CUDA symbol found in code (never in comments or strings) and what it maps to."""
 
     line: int
@@ -54,7 +51,7 @@ class Occurrence:
     concept: str | None
     hip: str | None
     metal: str | None
-    node: Node | None = field(default=None, compare=False, repr=False)
+    node: Node | None = None
     # How sure the map is (same, renamed, approximate, none, unknown); None when not supplied.
     # Lets the equivalents rules tell "no equivalent" from "not yet mapped".
     hip_relation: str | None = None
@@ -135,24 +132,30 @@ def _int_value(token: bytes) -> int | None:
         return value
 
 
-@dataclass
 class SourceView:
     """One parsed file as rules see it.
 
     Rules ask for the few nodes they inspect (nodes of a type, names spelled a certain way, calls of
     a function, declarations with a qualifier, integer literals of given values). Each question is
-    answered by proposing candidates with a regular expression over the bytes and confirming every
-    one against the syntax tree, so comments, strings and macro bodies never match and the cost
-    follows the number of candidates rather than the tens of thousands of nodes of a large file.
+    answered by searching the bytes for the spellings involved and confirming every hit against the
+    syntax tree, so comments, strings and macro bodies never match and the cost follows the number
+    of hits rather than the tens of thousands of nodes of a large file.
     """
 
-    path: str
-    source: bytes
-    tree: Tree
-    occurrences: list[Occurrence] = field(default_factory=list)
-    _memo: dict[object, list[Node]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _functions: list[tuple[int, int, Node, bool]] | None = field(default=None, init=False, repr=False, compare=False)
-    _nested: bool = field(default=False, init=False, repr=False, compare=False)
+    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars")
+
+    def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None) -> None:
+        self.path = path
+        self.source = source
+        self.tree = tree
+        self.occurrences: list[Occurrence] = occurrences if occurrences is not None else []
+        # Answers shared by all rules (each question is asked by several rules), the function table,
+        # the file's constants (syntax.file_constants) and thread-index locals (threadctx).
+        self._memo: dict[object, list[Node]] = {}
+        self._functions: list[tuple[int, int, Node, bool]] | None = None
+        self._nested = False
+        self._xl_consts: dict[str, int] | None = None
+        self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")

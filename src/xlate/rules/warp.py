@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from tree_sitter import Node
@@ -117,8 +118,17 @@ class HardcodedWarpSize(Rule):
             if w < len(args) and int_literal(strip_parens(args[w])) == 32:
                 yield from emit(args[w], f"{name} width 32 is a fixed warp width; pass warpSize or omit it")
 
-        for loop in src.nodes("for_statement"):
-            yield from self._shuffle_loop(src, loop, consts)
+        # Only loops whose body shuffles by the loop variable can be reduction loops: start from
+        # the shuffles (few) rather than inspecting every loop of the file.
+        shuffle_starts = [c.start_byte for c in src.calls(SHUFFLE_DELTA)]
+        if shuffle_starts:
+            for loop in src.nodes("for_statement"):
+                body = loop.child_by_field_name("body")
+                if body is None:
+                    continue
+                i = bisect_left(shuffle_starts, body.start_byte)
+                if i < len(shuffle_starts) and shuffle_starts[i] < body.end_byte:
+                    yield from self._shuffle_loop(src, loop, consts)
 
         yield from self._per_lane_arrays(src)
 
