@@ -102,13 +102,18 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
     found = oc.find_entries(tree, source, smap, lines)
     occurrences = [o for o, _ in found]
     symbols: dict[str, Any] = {}
+    # One equivalents dict per symbol, shared by its annotations (read-only downstream): a large
+    # file has thousands of annotations of a few dozen symbols.
+    equivalents: dict[str, dict[str, str | None]] = {}
+    annotate = result["annotations"].append
     for o, e in found:
-        result["annotations"].append({"line": o.line, "column": o.column, "symbol": o.symbol, "concept": o.concept,
-                                      "equivalents": {"hip": o.hip, "metal": o.metal}})
-        if o.symbol not in symbols:
+        eq = equivalents.get(o.symbol)
+        if eq is None:
+            eq = equivalents[o.symbol] = {"hip": o.hip, "metal": o.metal}
             symbols[o.symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                  "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
                                  "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+        annotate({"line": o.line, "column": o.column, "symbol": o.symbol, "concept": o.concept, "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules)
     return result
@@ -181,6 +186,7 @@ def _worker_init(root: str | None) -> None:
 
     _WORKER_MAP = symbols.load(Path(root) if root else None)
     load_rules()
+    quiet_gc()
 
 
 def _worker(job: tuple[str, str]) -> dict[str, Any]:
@@ -288,6 +294,16 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
     return exit_code(results, fail_on)
 
 
+def quiet_gc() -> None:
+    """Collect reference cycles rarely. Explaining allocates hundreds of thousands of short-lived,
+    acyclic objects (nodes, occurrences, result dicts) that reference counting frees; the default
+    thresholds would run the cycle collector hundreds of times per large file for nothing."""
+    import gc
+
+    gc.freeze()  # what is loaded so far (modules, the symbol map once loaded by the caller) is never garbage
+    gc.set_threshold(100_000, 50, 50)
+
+
 def main(argv: list[str]) -> int:
     """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
     import argparse
@@ -302,4 +318,5 @@ def main(argv: list[str]) -> int:
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
     args = p.parse_args(argv)
+    quiet_gc()
     return run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs, glossary=args.glossary)
