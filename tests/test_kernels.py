@@ -319,3 +319,34 @@ def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
 
 def test_kernels_root_is_the_repository_folder() -> None:
     assert kernels_root() == REPO / "kernels"
+
+
+def test_recorded_evidence_has_every_field_and_goes_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    kernels = tmp_path / "kernels"
+    shutil.copytree(REPO / "kernels" / "common", kernels / "common")
+    shutil.copytree(REPO / "kernels" / "examples" / "vector-add", kernels / "examples" / "vector-add")
+    monkeypatch.setenv("XLATE_KERNELS", str(kernels))
+    ex = load("vector-add")
+    out = runner.Outcome("vector-add", "cuda", runner.SHOWN, "", "ran on NVIDIA H200", (1024,), 0.0, 0.0, 1e-6, 0.01,
+                         1200.0, "GB/s", 0.25, "NVIDIA H200 memory bandwidth")
+    path = runner._record(ex, "cuda", out, seed=7)
+    record = json.loads(path.read_text())
+    assert path.parent == kernels / "evidence" and path.name == "vector-add--cuda--nvidia-h200.json"
+    for key in ("device", "sources", "size", "max_abs_err", "rel_err", "time_ms_median", "throughput", "roofline"):
+        assert key in record
+    assert set(record["sources"]) == {"kernels/examples/vector-add/vector_add.cu", "kernels/common/harness.cuh"}
+    assert evidence.stale(kernels) == []
+    src = kernels / "examples" / "vector-add" / "vector_add.cu"
+    src.write_text(src.read_text() + "\n// edited\n")
+    assert [s.path.name for s in evidence.stale(kernels)] == [path.name]
+
+
+@pytest.mark.slow
+def test_verify_json_for_one_example() -> None:
+    proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", "verify", "streams", "--format", "json"],
+                          capture_output=True, text=True, cwd=REPO, timeout=600)
+    cells = {c["backend"]: c for c in json.loads(proc.stdout)}
+    assert set(cells) == {"cuda", "hip", "triton", "mlx", "metal", "evidence"}
+    assert cells["triton"]["status"] == "skipped" and cells["evidence"]["status"] == "shown"
