@@ -21,7 +21,8 @@ from xlate import index as ix
 CUDA_SUFFIXES = (".cu", ".cuh")
 # A symbol may carry scope or member separators: wmma::mma_sync, mx.fast.metal_kernel, cg::this_grid.
 SYMBOL_CHARS = re.compile(r"[A-Za-z0-9_.:]")
-DEBOUNCE_S = 0.03
+DEBOUNCE_S = 0.01
+SETTLE_S = 0.6
 MAX_COMPLETIONS = 60
 BACKEND_LABEL = {"cuda": "CUDA", "hip": "HIP/ROCm", "metal": "Metal", "triton": "Triton", "mlx": "MLX"}
 OPEN_DOCS = "xlate.openDocs"
@@ -34,12 +35,29 @@ class XlateServer(LanguageServer):
         self._symbol_map: Any = None
         self._rules: list[Any] | None = None
         self._pending: dict[str, asyncio.Task] = {}
+        self._trackers: dict[str, Any] = {}
+        self._worker: Any = None
 
     @property
     def index(self) -> dict[str, Any]:
         if self._index is None:
             self._index = ix.load_index()
         return self._index
+
+    @property
+    def worker(self) -> Any:
+        """One worker process for whole-file passes (started on first use, spawned: no forked threads)."""
+        if self._worker is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._worker
+
+    def restart_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
 
     @property
     def symbol_map(self) -> Any:
@@ -131,16 +149,13 @@ def is_cuda(uri: str) -> bool:
     return uri.lower().split("?")[0].endswith(CUDA_SUFFIXES)
 
 
-def diagnostics_for(ls: XlateServer, uri: str, text: str) -> list[types.Diagnostic]:
-    """explain's hazards for one document, as LSP diagnostics spanning the flagged token."""
-    from xlate.explain import explain_source
-
-    result = explain_source(uri, text.encode("utf-8", errors="replace"), ls.symbol_map, ls.rules)
+def to_diagnostics(hazards: list[dict[str, Any]], text: str) -> list[types.Diagnostic]:
+    """explain's hazards as LSP diagnostics, each spanning the flagged token."""
     lines = text.splitlines()
     out = []
-    for h in result["hazards"]:
+    for h in hazards:
         line, col = h["line"] - 1, h["column"] - 1
-        source_line = lines[line] if line < len(lines) else ""
+        source_line = lines[line] if 0 <= line < len(lines) else ""
         end = col + 1
         while end < len(source_line) and SYMBOL_CHARS.match(source_line[end]):
             end += 1
@@ -160,33 +175,79 @@ SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.Diagnostic
             "info": types.DiagnosticSeverity.Information}
 
 
-def publish(ls: XlateServer, uri: str) -> None:
+def _tracker(ls: XlateServer, uri: str) -> Any:
+    from xlate.explain import explain_source
+    from xlate.incremental import IncrementalHazards
+
+    tracker = ls._trackers.get(uri)
+    if tracker is None:
+        tracker = IncrementalHazards(lambda source: explain_source(uri, source, ls.symbol_map, ls.rules)["hazards"])
+        ls._trackers[uri] = tracker
+    return tracker
+
+
+def send(ls: XlateServer, uri: str, version: int | None, text: str, hazards: list[dict[str, Any]]) -> None:
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+        uri=uri, version=version, diagnostics=to_diagnostics(hazards, text)))
+
+
+async def whole_pass(ls: XlateServer, uri: str) -> None:
+    """Explain the whole document in the worker process, so the server keeps answering meanwhile."""
+    doc = ls.workspace.get_text_document(uri)
+    text, version = doc.source, doc.version
+    from xlate.incremental import explain_hazards
+
+    try:
+        hazards = await asyncio.get_running_loop().run_in_executor(ls.worker, explain_hazards, uri, text)
+    except Exception as exc:  # a broken file or a lost worker must never take the server down
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
+        ls.restart_worker()
+        return
+    current = ls.workspace.get_text_document(uri)
+    if current.version != version or uri not in ls._trackers:
+        return  # the text moved on (or closed); a newer pass follows
+    _tracker(ls, uri).absorb(text, hazards)
+    send(ls, uri, version, text, hazards)
+
+
+def quick_pass(ls: XlateServer, uri: str) -> bool:
+    """Re-explain only the changed pieces; False when the declarations changed and a whole pass is needed."""
     doc = ls.workspace.get_text_document(uri)
     try:
-        diagnostics = diagnostics_for(ls, uri, doc.source)
-    except Exception as exc:  # a broken file must never take the server down
+        hazards = _tracker(ls, uri).update(doc.source)
+    except Exception as exc:
         ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
-        diagnostics = []
-    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+        return False
+    if hazards is None:
+        return False
+    send(ls, uri, doc.version, doc.source, hazards)
+    return True
 
 
-async def _publish_later(ls: XlateServer, uri: str) -> None:
+async def _after_change(ls: XlateServer, uri: str) -> None:
     await asyncio.sleep(DEBOUNCE_S)
-    publish(ls, uri)
+    if not quick_pass(ls, uri):
+        await whole_pass(ls, uri)
+        return
+    # Once typing pauses, a whole-file pass settles anything that spans functions.
+    await asyncio.sleep(SETTLE_S)
+    await whole_pass(ls, uri)
 
 
 def schedule(ls: XlateServer, uri: str) -> None:
-    """Debounce: a burst of changes re-runs explain once, shortly after the last one."""
+    """Debounce: a burst of changes re-explains once, shortly after the last one."""
     pending = ls._pending.pop(uri, None)
     if pending is not None:
         pending.cancel()
-    ls._pending[uri] = asyncio.get_running_loop().create_task(_publish_later(ls, uri))
+    ls._pending[uri] = asyncio.get_running_loop().create_task(_after_change(ls, uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: XlateServer, params: types.DidOpenTextDocumentParams) -> None:
-    if is_cuda(params.text_document.uri):
-        publish(ls, params.text_document.uri)
+    uri = params.text_document.uri
+    if is_cuda(uri):
+        _tracker(ls, uri)
+        ls._pending[uri] = asyncio.get_running_loop().create_task(whole_pass(ls, uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -200,6 +261,7 @@ def did_close(ls: XlateServer, params: types.DidCloseTextDocumentParams) -> None
     pending = ls._pending.pop(params.text_document.uri, None)
     if pending is not None:
         pending.cancel()
+    ls._trackers.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
@@ -282,6 +344,11 @@ def completion(ls: XlateServer, params: types.CompletionParams) -> types.Complet
         if len(items) >= MAX_COMPLETIONS:
             break
     return types.CompletionList(is_incomplete=len(items) >= MAX_COMPLETIONS, items=items)
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: XlateServer, params: None) -> None:
+    ls.restart_worker()
 
 
 def main() -> None:
