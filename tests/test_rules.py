@@ -18,7 +18,8 @@ EQUIVALENTS = {"no-hip-equivalent", "no-metal-equivalent"}
 
 # What the glossary's symbol map says for the few symbols the equivalents fixtures use (checked against
 # xlate.symbols): concept, HIP name, HIP relation, Metal name, Metal relation. HIPIFY's runtime table lists
-# cudaDeviceFlushGPUDirectRDMAWrites without a HIP name; stream capture has no Metal counterpart.
+# cudaDeviceFlushGPUDirectRDMAWrites without a HIP name; stream capture has no Metal counterpart; the map has
+# no Metal spelling for fmaxf and __expf yet (unknown); the driver API and NCCL have none on Metal.
 SYMBOLS: dict[str, tuple[str | None, str | None, str | None, str | None, str | None]] = {
     "cudaDeviceFlushGPUDirectRDMAWrites": (None, None, "none", None, "unknown"),
     "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice": (None, None, "none", None, "unknown"),
@@ -26,6 +27,10 @@ SYMBOLS: dict[str, tuple[str | None, str | None, str | None, str | None, str | N
     "cudaStreamBeginCapture": ("stream-capture", "hipStreamBeginCapture", "renamed", None, "none"),
     "cudaDeviceSynchronize": ("device-synchronize", "hipDeviceSynchronize", "renamed",
                               "wait on the last command buffer of each queue", "approximate"),
+    "fmaxf": (None, "fmaxf", "same", None, "unknown"),
+    "__expf": (None, "__expf", "same", None, "unknown"),
+    "cuda.h": ("driver-api", "hipInit", "approximate", None, "none"),
+    "nccl.h": ("collectives", "ncclAllReduce", "renamed", None, "none"),
 }
 
 
@@ -38,6 +43,14 @@ def occurrences_by_hand(view: SourceView) -> list[Occurrence]:
             concept, hip, hip_rel, metal, metal_rel = SYMBOLS[name]
             line, column = view.position(node)
             found.append(Occurrence(line, column, name, concept, hip, metal, node, hip_rel, metal_rel))
+    for include in view.nodes("preproc_include"):  # the header named on an #include line
+        path = include.child_by_field_name("path")
+        name = path.text.decode().strip('<>"') if path is not None else ""
+        if name in SYMBOLS:
+            concept, hip, hip_rel, metal, metal_rel = SYMBOLS[name]
+            line, column = view.position(path)
+            found.append(Occurrence(line, column, name, concept, hip, metal, path, hip_rel, metal_rel))
+    found.sort(key=lambda o: (o.line, o.column))
     return found
 
 

@@ -100,37 +100,6 @@ _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 _IDENT_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
-def _units(source: bytes, interesting: set[bytes]) -> list[tuple[int, int]]:
-    """(start, end) of every name or `a::b::c` chain whose first name is in `interesting`.
-
-    The same units the candidate regex would give when run over the whole file, found by searching
-    only for the few distinct names that can matter (bytes.find runs in C, a regex over every
-    identifier of a large file does not).
-    """
-    units: list[tuple[int, int]] = []
-    ident, ident_start = _IDENT_BYTES, _IDENT_START
-    n = len(source)
-    find = source.find
-    for word in interesting:
-        size = len(word)
-        pos = find(word)
-        while pos != -1:
-            end = pos + size
-            if (pos and source[pos - 1] in ident) or (end < n and source[end] in ident):
-                pos = find(word, pos + 1)
-                continue
-            if pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident:
-                pos = find(word, end)  # a later part of a chain: its chain starts further left
-                continue
-            while source[end : end + 2] == b"::" and end + 2 < n and source[end + 2] in ident_start:
-                end += 2
-                while end < n and source[end] in ident:
-                    end += 1
-            units.append((pos, end))
-            pos = find(word, end)
-    return units
-
-
 def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
@@ -157,7 +126,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             entry = get(header) or get(header.rsplit("/", 1)[-1])
             if entry is not None:
                 line, col = position(start)
-                out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node), entry))
+                out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node,
+                                       entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
 
     pos = source.find(b"<<<")
     launch = get(LAUNCH) if pos != -1 else None
@@ -165,7 +135,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
         node = at(pos, pos + 3)
         if launch is not None and node is not None and node.type == "<<<" and not (bad and _in_regions(pos, bad, bad_starts)):
             line, col = position(pos)
-            out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent), launch))
+            out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent,
+                                   launch.hip_relation or "unknown", launch.metal_relation or "unknown"), launch))
         pos = source.find(b"<<<", pos + 3)
 
     # The distinct names of the file, then only those that can start a CUDA symbol.
@@ -174,37 +145,68 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
     ascii_text = lines.ascii
     extras = len(out)  # includes and launches, merged in by position below
-    for start, stop in sorted(_units(source, interesting)):
-        raw = source[start:stop]
-        hit = resolved.get(raw, _UNSEEN)
-        if hit is _UNSEEN:
-            hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
-        if hit is None:
-            continue
-        text, entry, first_len = hit
-        if bad and _in_regions(start, bad, bad_starts):
-            continue
-        node = at(start, start + first_len)
-        if node is None:
-            continue
-        kind = node.type
-        if kind in _CODE_TOKENS or (kind == text and not node.is_named):
-            if ascii_text:  # the token starts at `start`: its row and byte column are the answer
-                row, col = node.start_point
-                line, col = row + 1, col + 1
-            else:
+    ident, ident_start = _IDENT_BYTES, _IDENT_START
+    n = len(source)
+    find = source.find
+    found: list[tuple[int, Occurrence, Entry]] = []
+    keep = found.append
+    # Each occurrence of each interesting name, as the start of a name or of an `a::b::c` chain
+    # (a name preceded by `x::` belongs to the chain that starts further left).
+    for word in interesting:
+        size = len(word)
+        pos = find(word)
+        while pos != -1:
+            end = pos + size
+            if (pos and source[pos - 1] in ident) or (end < n and source[end] in ident):
+                pos = find(word, pos + 1)
+                continue
+            if pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident:
+                pos = find(word, end)
+                continue
+            stop = end
+            while source[stop : stop + 2] == b"::" and stop + 2 < n and source[stop + 2] in ident_start:
+                stop += 2
+                while stop < n and source[stop] in ident:
+                    stop += 1
+            raw = word if stop == end else source[pos:stop]
+            hit = resolved.get(raw, _UNSEEN)
+            if hit is _UNSEEN:
+                hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
+            start = pos
+            pos = find(word, stop)
+            if hit is None:
+                continue
+            text, entry, first_len = hit
+            if bad and _in_regions(start, bad, bad_starts):
+                continue
+            node = at(start, start + first_len)
+            if node is None:
+                continue
+            kind = node.type
+            if kind in _CODE_TOKENS or (kind == text and not node.is_named):
+                if ascii_text:  # the token starts at `start`: its row and byte column are the answer
+                    row, col = node.start_point
+                    line, col = row + 1, col + 1
+                else:
+                    line, col = position(start)
+            elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
                 line, col = position(start)
-        elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
-            line, col = position(start)
-        else:
-            continue  # comment, string, field name, or a token that only looks like one
-        out.append((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node), entry))
+            else:
+                continue  # comment, string, field name, or a token that only looks like one
+            keep((start, Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node,
+                                   entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
+    found.sort(key=_first)
+    out += [(occ, entry) for _, occ, entry in found]
     if extras:
         out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
 
 
 _UNSEEN = object()
+
+
+def _first(item: tuple[int, Occurrence, Entry]) -> int:
+    return item[0]
 
 
 def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int] | None:
