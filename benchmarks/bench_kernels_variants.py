@@ -24,8 +24,9 @@ from xlate.kernels.examples import load  # noqa: E402
 VARIANTS = {
     "transpose": [[], ["-DTRANSPOSE_TILE=32"], ["-DTRANSPOSE_TILE=32", "-DTRANSPOSE_BY=4"],
                   ["-DTRANSPOSE_BY=16"], ["-DTRANSPOSE_BY=4"]],
-    "gemm": [[], ["-DGEMM_STAGES=4"], ["-DGEMM_STAGES=2"], ["-DGEMM_BN=256", "-DGEMM_WN=64"],
-             ["-DGEMM_BN=256", "-DGEMM_WN=64", "-DGEMM_STAGES=4"]],
+    "gemm": [[], ["-DGEMM_GROUP=8"], ["-DGEMM_BK=64"], ["-DGEMM_BK=64", "-DGEMM_STAGES=2"],
+             ["-DGEMM_BK=64", "-DGEMM_GROUP=8"], ["-DGEMM_BN=128", "-DGEMM_WN=32", "-DGEMM_GROUP=8"],
+             ["-DGEMM_STAGES=4", "-DGEMM_GROUP=8"]],
 }
 
 

@@ -20,9 +20,16 @@ using namespace nvcuda;
 #define GEMM_WN 64
 #endif
 #ifndef GEMM_STAGES
-#define GEMM_STAGES 3
+#define GEMM_STAGES 2
 #endif
-constexpr int BM = 128, BN = GEMM_BN, BK = 32, STAGES = GEMM_STAGES;
+#ifndef GEMM_BK
+#define GEMM_BK 64
+#endif
+#ifndef GEMM_GROUP
+#define GEMM_GROUP 1
+#endif
+constexpr int BM = 128, BN = GEMM_BN, BK = GEMM_BK, STAGES = GEMM_STAGES;
+constexpr int GROUP = GEMM_GROUP;  // > 1: consecutive blocks share B column tiles, for L2 reuse
 constexpr int WM = 64, WN = GEMM_WN;
 constexpr int WARPS_N = BN / WN;
 constexpr int THREADS = (BM / WM) * WARPS_N * 32;
@@ -40,7 +47,15 @@ __global__ __launch_bounds__(THREADS) void gemm_bf16(const __nv_bfloat16* __rest
   auto* Bs = As + STAGES * A_STAGE;
   int warp = threadIdx.x / 32;
   int wm = warp / WARPS_N, wn = warp % WARPS_N;
-  long row0 = (long)blockIdx.y * BM, col0 = (long)blockIdx.x * BN;
+  int tile_m = blockIdx.y, tile_n = blockIdx.x;
+  if (GROUP > 1) {  // walk GROUP row tiles down one column before moving right
+    int tiles_m = gridDim.y, id = blockIdx.y * gridDim.x + blockIdx.x;
+    int per_group = GROUP * gridDim.x, first = (id / per_group) * GROUP;
+    int rows = min(tiles_m - first, GROUP);
+    tile_m = first + (id % per_group) % rows;
+    tile_n = (id % per_group) / rows;
+  }
+  long row0 = (long)tile_m * BM, col0 = (long)tile_n * BN;
 
   auto load_stage = [&](int stage, int k0) {
     __nv_bfloat16* as = As + stage * A_STAGE;
