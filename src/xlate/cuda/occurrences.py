@@ -1,10 +1,12 @@
 """Find the CUDA symbols a file uses, in code only, and resolve them against the SymbolMap.
 
-A regular expression proposes candidates (identifiers, qualified names, includes, `<<<`); the syntax
-tree confirms each one: the token at that spot must be an identifier, type, namespace, qualifier
-keyword, include path or macro body, never a comment or a string, and never inside a region the
-parser could not make sense of. Proposing with a regex and confirming with the tree keeps the hot
-path in C: a 5,000-line file has tens of thousands of nodes but only a few hundred candidates.
+The file's distinct names are listed once; only those that can start a CUDA symbol (a known name,
+the first name of a known `a::b` spelling, a family prefix, a namespace alias) are searched for,
+and each hit is confirmed in the syntax tree: the token there must be an identifier, type,
+namespace, qualifier keyword, include path or macro body, never a comment or a string, and never
+inside a region the parser could not make sense of. Searching for a few names and confirming each
+hit keeps the hot path in C: a 5,000-line file has tens of thousands of nodes but only the hits
+need a look.
 """
 
 from __future__ import annotations

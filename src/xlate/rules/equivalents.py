@@ -107,7 +107,10 @@ class NoMetalEquivalent(Rule):
         "Metal is a different API, not a renamed CUDA: many device functions map to MSL built-ins and "
         "many host calls to Metal or MLX objects, but some CUDA facilities (stream capture into graphs, "
         "device-side launches, some library routines) have nothing comparable on Apple GPUs. Symbols "
-        "that a dedicated rule covers are reported by that rule instead."
+        "that a dedicated rule covers are reported by that rule instead. Only symbols the map marks "
+        "as having no counterpart are reported: one whose Metal spelling is not recorded yet is not, "
+        "and neither is a header named on an `#include` line (it is annotated; the calls into it are "
+        "what a port has to replace)."
     )
     example = "cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);\n"
     fix = (
