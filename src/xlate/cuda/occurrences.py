@@ -108,7 +108,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     at = tree.root_node.descendant_for_byte_range
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
-    aliases = {m.group(1).decode(): m.group(2).decode() for m in _ALIAS.finditer(source)} if b"namespace" in source else {}
+    aliases = _aliases(source)
     get = smap.get
     known, prefixes, heads = smap.known_bytes, smap.prefix_bytes, smap.head_bytes
     alias_heads = tuple(a.encode() + b"::" for a in aliases)
@@ -117,7 +117,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     out: list[tuple[Occurrence, Entry]] = []
 
     if b"include" in source:
-        for m in _INCLUDE.finditer(source):
+        for m in _includes(source):
             start, end = m.span(1)
             if bad and _in_regions(start, bad, bad_starts):
                 continue
@@ -150,10 +150,9 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     ident, ident_start = _IDENT_BYTES, _IDENT_START
     n = len(source)
     find = source.find
-    found: list[tuple[int, Occurrence, Entry]] = []
-    keep = found.append
-    # Each occurrence of each interesting name, as the start of a name or of an `a::b::c` chain
-    # (a name preceded by `x::` belongs to the chain that starts further left).
+    # Where each interesting name starts a name or an `a::b::c` chain, in document order (a name
+    # preceded by `x::` belongs to the chain that starts further left).
+    word_at: dict[int, bytes] = {}
     for word in interesting:
         size = len(word)
         pos = find(word)
@@ -162,43 +161,42 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             if (pos and source[pos - 1] in ident) or (end < n and source[end] in ident):
                 pos = find(word, pos + 1)
                 continue
-            if pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident:
-                pos = find(word, end)
-                continue
-            stop = end
-            while source[stop : stop + 2] == b"::" and stop + 2 < n and source[stop + 2] in ident_start:
-                stop += 2
-                while stop < n and source[stop] in ident:
-                    stop += 1
-            raw = word if stop == end else source[pos:stop]
-            hit = resolved.get(raw, _UNSEEN)
-            if hit is _UNSEEN:
-                hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
-            start = pos
-            pos = find(word, stop)
-            if hit is None:
-                continue
-            text, entry, first_len = hit
-            if bad and _in_regions(start, bad, bad_starts):
-                continue
-            node = at(start, start + first_len)
-            if node is None:
-                continue
-            kind = node.type
-            if kind in _CODE_TOKENS or (kind == text and not node.is_named):
-                if ascii_text:  # the token starts at `start`: its row and byte column are the answer
-                    row, col = node.start_point
-                    line, col = row + 1, col + 1
-                else:
-                    line, col = position(start)
-            elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
-                line, col = position(start)
+            if not (pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident):
+                word_at[pos] = word
+            pos = find(word, end)
+    keep = out.append
+    for start in sorted(word_at):
+        word = word_at[start]
+        end = stop = start + len(word)
+        while source[stop : stop + 2] == b"::" and stop + 2 < n and source[stop + 2] in ident_start:
+            stop += 2
+            while stop < n and source[stop] in ident:
+                stop += 1
+        raw = word if stop == end else source[start:stop]
+        hit = resolved.get(raw, _UNSEEN)
+        if hit is _UNSEEN:
+            hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
+        if hit is None:
+            continue
+        text, entry, first_len = hit
+        if bad and _in_regions(start, bad, bad_starts):
+            continue
+        node = at(start, start + first_len)
+        if node is None:
+            continue
+        kind = node.type
+        if kind in _CODE_TOKENS or (kind == text and not node.is_named):
+            if ascii_text:  # the token starts at `start`: its row and byte column are the answer
+                row, col = node.start_point
+                line, col = row + 1, col + 1
             else:
-                continue  # comment, string, field name, or a token that only looks like one
-            keep((start, Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node,
-                                   entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
-    found.sort(key=_first)
-    out += [(occ, entry) for _, occ, entry in found]
+                line, col = position(start)
+        elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
+            line, col = position(start)
+        else:
+            continue  # comment, string, field name, or a token that only looks like one
+        keep((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node,
+                         entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
     if extras:
         out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
@@ -207,8 +205,30 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
 _UNSEEN = object()
 
 
-def _first(item: tuple[int, Occurrence, Entry]) -> int:
-    return item[0]
+def _aliases(source: bytes) -> dict[str, str]:
+    """`namespace cg = cooperative_groups;` and the like: alias -> namespace path."""
+    found: dict[str, str] = {}
+    pos = source.find(b"namespace")
+    while pos != -1:
+        if not (pos and source[pos - 1] in _IDENT_BYTES):
+            m = _ALIAS.match(source, pos)
+            if m:
+                found[m.group(1).decode()] = m.group(2).decode()
+        pos = source.find(b"namespace", pos + 9)
+    return found
+
+
+def _includes(source: bytes) -> list[re.Match[bytes]]:
+    """#include lines, matched from each `include` word back to the start of its line."""
+    found = []
+    pos = source.find(b"include")
+    while pos != -1:
+        line_start = source.rfind(b"\n", 0, pos) + 1
+        m = _INCLUDE.match(source, line_start)
+        if m and m.start(1) > pos:
+            found.append(m)
+        pos = source.find(b"include", pos + 7)
+    return found
 
 
 def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int] | None:

@@ -16,5 +16,6 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> N
     # Indented for a person at a terminal; one line otherwise, which json encodes in C (several times faster).
     isatty = getattr(out, "isatty", None)
     indent = 1 if isatty and isatty() else None
-    out.write(json.dumps(document(results), indent=indent, ensure_ascii=False))
+    # check_circular off: results are plain trees of dicts and lists (a few shared, none cyclic).
+    out.write(json.dumps(document(results), indent=indent, ensure_ascii=False, check_circular=False))
     out.write("\n")

@@ -285,6 +285,12 @@ class SourceView:
         self._memo[key] = found
         return found
 
+    def spells(self, words: Iterable[str]) -> bool:
+        """Whether the file contains any of these words anywhere (code, comments or strings): a cheap
+        test that lets a rule skip a file that cannot contain what it looks for."""
+        present = identifiers(self.source)
+        return any(w.encode() in present for w in words)
+
     def named(self, names: Iterable[str]) -> list[Node]:
         """Identifier-like nodes (identifier, type, field and namespace names) spelling one of `names`."""
         return self.spelled(names, NAME_TYPES)
