@@ -21,11 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xlate.glossary import Glossary
+from xlate.kernels.examples import BACKENDS, source_name
 from xlate.model import Category, MappingRelation
 from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
-
-BACKENDS = ("cuda", "hip", "triton", "metal", "mlx")
-FILE_SUFFIX = {"cuda": ".cu", "hip": ".hip", "triton": "_triton.py", "metal": ".metal", "mlx": "_mlx.py"}
 # Metal bodies run through mx.fast.metal_kernel; the host side that launches them is the MLX file.
 EXTRA_FILES = {"metal": ("mlx",)}
 # Concepts about code people write (as opposed to hardware, tools, libraries or interconnects).
@@ -38,9 +36,8 @@ def examples_dir(root: Path) -> Path:
 
 
 def backend_files(folder: Path, backend: str) -> list[Path]:
-    stem = folder.name.replace("-", "_")
     backends = (backend,) + EXTRA_FILES.get(backend, ())
-    return [folder / f"{stem}{FILE_SUFFIX[b]}" for b in backends]
+    return [folder / source_name(folder.name, b) for b in backends]
 
 
 def _strip_c_comments(text: str) -> str:
