@@ -132,3 +132,18 @@ def test_sarif_schema_rejects_a_broken_log() -> None:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {}}, "results": [{"message": {"text": "x"}, "level": "loud"}]}]}
     assert list(jsonschema.Draft7Validator(schema).iter_errors(bad))
+
+
+def test_one_line_json_is_exactly_what_json_dumps_writes(results: list[dict]) -> None:
+    """The annotation fast path must not change a byte, including for annotations of other shapes."""
+    odd = dict(results[0])
+    odd["annotations"] = list(odd["annotations"]) + [
+        {"line": 3, "column": 1, "symbol": "x\u00e9\"", "concept": None, "equivalents": {"hip": None, "metal": "y"}},
+        {"column": 2, "line": 4, "symbol": "reordered", "concept": "c", "equivalents": {"hip": "h", "metal": None}},
+        {"line": True, "column": 1, "symbol": "bool line", "concept": None, "equivalents": {}},
+        {"line": 5, "column": 1, "symbol": "extra", "concept": None, "equivalents": {}, "note": "more"},
+    ]
+    for docs in (results, [odd], []):
+        out = io.StringIO()
+        json_render.write(docs, out)
+        assert out.getvalue() == json.dumps(json_render.document(docs), ensure_ascii=False) + "\n"

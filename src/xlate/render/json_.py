@@ -6,16 +6,59 @@ import json
 from typing import Any, TextIO
 
 FORMAT_VERSION = 1
+# An annotation as explain builds it; the one-line writer encodes these without the generic encoder.
+ANNOTATION_KEYS = ("line", "column", "symbol", "concept", "equivalents")
 
 
 def document(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"version": FORMAT_VERSION, "files": results}
 
 
-def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
-    # Indented for a person at a terminal; one line otherwise, which json encodes in C (several times faster).
-    isatty = getattr(out, "isatty", None)
-    indent = 1 if isatty and isatty() else None
+def _encode(value: Any) -> str:
     # check_circular off: results are plain trees of dicts and lists (a few shared, none cyclic).
-    out.write(json.dumps(document(results), indent=indent, ensure_ascii=False, check_circular=False))
+    return json.dumps(value, ensure_ascii=False, check_circular=False)
+
+
+def annotations_text(annotations: list[dict[str, Any]]) -> str:
+    """The JSON text of an annotation list, exactly as json.dumps writes it on one line.
+
+    A large file has thousands of annotations of a few dozen symbols: everything after the position
+    is encoded once per symbol, and each annotation only formats its line and column. Anything that
+    is not an annotation of the usual shape goes through the generic encoder.
+    """
+    tails: dict[tuple[str, Any, int], str] = {}
+    parts = []
+    for a in annotations:
+        line, column = a.get("line"), a.get("column")
+        if tuple(a) != ANNOTATION_KEYS or type(line) is not int or type(column) is not int:
+            parts.append(_encode(a))
+            continue
+        eq = a["equivalents"]
+        key = (a["symbol"], a["concept"], id(eq))
+        tail = tails.get(key)
+        if tail is None:
+            tail = tails[key] = _encode({"symbol": a["symbol"], "concept": a["concept"], "equivalents": eq})[1:]
+        parts.append('{"line": %d, "column": %d, %s' % (line, column, tail))
+    return "[" + ", ".join(parts) + "]"
+
+
+def _file_text(result: dict[str, Any]) -> str:
+    fields = []
+    for key, value in result.items():
+        if key == "annotations" and type(value) is list:
+            fields.append(f"{_encode(key)}: {annotations_text(value)}")
+        else:
+            fields.append(f"{_encode(key)}: {_encode(value)}")
+    return "{" + ", ".join(fields) + "}"
+
+
+def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
+    # Indented for a person at a terminal; one line otherwise, which is also the fast path.
+    isatty = getattr(out, "isatty", None)
+    if isatty and isatty():
+        out.write(json.dumps(document(results), indent=1, ensure_ascii=False, check_circular=False))
+    else:
+        out.write('{"version": %d, "files": [' % FORMAT_VERSION)
+        out.write(", ".join(_file_text(r) for r in results))
+        out.write("]}")
     out.write("\n")
