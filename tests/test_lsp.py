@@ -134,3 +134,38 @@ async def test_server_survives_bad_input(client: LanguageClient, tmp_path: Path)
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=f"int x{v} = {v};\n")]))
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert (await _hover(client, uri, 0, 0)) is None
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_big_document_and_a_thousand_changes_keep_memory_bounded(client: LanguageClient, tmp_path: Path) -> None:
+    uri = (tmp_path / "big.cu").as_uri()
+    # About 5 MB of portable code: the server explains it all, the answer stays small.
+    portable = "__global__ void add(const float* a, float* b, int n) {\n" \
+               "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) b[i] += a[i];\n}\n"
+    big = portable * (5_000_000 // len(portable))
+    _open(client, uri, big)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert await _hover(client, uri, 1, 17) is not None  # blockIdx
+    pid = client._server.pid
+    small = (tmp_path / "small.cu").as_uri()
+    _open(client, small, KERNEL)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    before = _rss_kib(pid)
+    for v in range(2, 1002):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=small, version=v),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=KERNEL.replace("16", str(v)))]))
+        if v % 100 == 0:
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    hover = await _hover(client, small, 5, 16)
+    assert hover is not None
+    grown = _rss_kib(pid) - before
+    assert grown < 64 * 1024, f"server memory grew by {grown} KiB over 1,000 change cycles"
