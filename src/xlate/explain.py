@@ -94,7 +94,7 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         result["errors"].append(_error("parse", f"parser failed: {exc}"))
         return result
     lines = oc.LineIndex(source)
-    result["lines"] = len(lines.starts) - (1 if source.endswith(b"\n") else 0)
+    result["lines"] = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
     for region in oc.error_regions(tree, lines):
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
         result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,

@@ -38,18 +38,25 @@ class ErrorRegion(NamedTuple):
 
 
 class LineIndex:
-    """Byte offset -> 1-based (line, character column)."""
+    """Byte offset -> 1-based (line, character column). Line starts are found on first use: in an
+    ASCII file the scanner reads positions off the syntax nodes instead."""
 
     def __init__(self, source: bytes) -> None:
         self.source = source
-        starts = [0]
-        find = source.find
-        pos = find(b"\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
-        self.starts = starts
+        self._starts: list[int] | None = None
         self.ascii = source.isascii()
+
+    @property
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            starts = [0]
+            find = self.source.find
+            pos = find(b"\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
+            self._starts = starts
+        return self._starts
 
     def position(self, offset: int) -> tuple[int, int]:
         row = bisect_right(self.starts, offset) - 1
@@ -114,6 +121,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     alias_heads = tuple(a.encode() + b"::" for a in aliases)
     alias_names = {a.encode() for a in aliases}
     position = lines.position
+    ascii_text = lines.ascii
     out: list[tuple[Occurrence, Entry]] = []
 
     if b"include" in source:
@@ -127,7 +135,11 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             header = m.group(1).decode("utf-8", errors="replace").strip()
             entry = get(header) or get(header.rsplit("/", 1)[-1])
             if entry is not None:
-                line, col = position(start)
+                if ascii_text:  # the path node starts at `start` or at the `<` just before it
+                    row, col = node.start_point
+                    line, col = row + 1, col + start - node.start_byte + 1
+                else:
+                    line, col = position(start)
                 out.append((Occurrence(line, col, header, entry.concept, entry.hip, entry.metal, node,
                                        entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
 
@@ -136,7 +148,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     while pos != -1:
         node = at(pos, pos + 3)
         if launch is not None and node is not None and node.type == "<<<" and not (bad and _in_regions(pos, bad, bad_starts)):
-            line, col = position(pos)
+            row, col = node.start_point
+            line, col = (row + 1, col + 1) if ascii_text else position(pos)
             out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent,
                                    launch.hip_relation or "unknown", launch.metal_relation or "unknown"), launch))
         pos = source.find(b"<<<", pos + 3)
@@ -145,7 +158,6 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     interesting = {w for w in identifiers(source)
                    if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
     resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
-    ascii_text = lines.ascii
     extras = len(out)  # includes and launches, merged in by position below
     ident, ident_start = _IDENT_BYTES, _IDENT_START
     n = len(source)

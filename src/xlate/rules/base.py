@@ -79,6 +79,7 @@ _ANCHOR_PATTERNS: dict[str, re.Pattern[bytes]] = {
     "preproc_include": re.compile(rb"#[ \t]*include\b"),
 }
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_DIGITS = frozenset(b"0123456789")
 _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # Tokens that may be integer literals (digits, hex/binary prefixes, suffixes, digit separators).
 _NUMBER_TOKEN = re.compile(rb"\b[0-9][A-Za-z0-9_']*")
@@ -114,11 +115,25 @@ _LAST_NUMBERS: tuple[bytes, frozenset[bytes]] | None = None
 
 
 def _number_tokens(source: bytes) -> frozenset[bytes]:
-    """The distinct integer-looking tokens of a file (remembered for the last file)."""
+    """The distinct integer-looking tokens of a file (remembered for the last file): the file's
+    words that start with a digit, unless digit separators (1'000) split literals into several words."""
     global _LAST_NUMBERS
     if _LAST_NUMBERS is None or _LAST_NUMBERS[0] is not source:
-        _LAST_NUMBERS = (source, frozenset(_NUMBER_TOKEN.findall(source)))
+        if _has_digit_separator(source):
+            tokens = frozenset(_NUMBER_TOKEN.findall(source))
+        else:
+            tokens = frozenset(w for w in identifiers(source) if 48 <= w[0] <= 57)
+        _LAST_NUMBERS = (source, tokens)
     return _LAST_NUMBERS[1]
+
+
+def _has_digit_separator(source: bytes) -> bool:
+    pos = source.find(b"'")
+    while pos != -1:
+        if 0 < pos < len(source) - 1 and source[pos - 1] in _DIGITS and source[pos + 1] in _DIGITS:
+            return True
+        pos = source.find(b"'", pos + 1)
+    return False
 
 
 def _int_value(token: bytes) -> int | None:
