@@ -157,7 +157,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     # The distinct names of the file, then only those that can start a CUDA symbol.
     interesting = {w for w in identifiers(source)
                    if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
-    resolved: dict[bytes, tuple[str, Entry, int] | None] = {}  # files repeat the same few symbols
+    resolved: dict[bytes, tuple[str, Entry, int, tuple] | None] = {}  # files repeat the same few symbols
     extras = len(out)  # includes and launches, merged in by position below
     ident, ident_start = _IDENT_BYTES, _IDENT_START
     n = len(source)
@@ -165,6 +165,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     # Where each interesting name starts a name or an `a::b::c` chain, in document order (a name
     # preceded by `x::` belongs to the chain that starts further left).
     word_at: dict[int, bytes] = {}
+    chained = source.startswith
     for word in interesting:
         size = len(word)
         pos = find(word)
@@ -173,14 +174,15 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             if (pos and source[pos - 1] in ident) or (end < n and source[end] in ident):
                 pos = find(word, pos + 1)
                 continue
-            if not (pos >= 3 and source[pos - 2 : pos] == b"::" and source[pos - 3] in ident):
+            if not (pos >= 3 and chained(b"::", pos - 2) and source[pos - 3] in ident):
                 word_at[pos] = word
             pos = find(word, end)
     keep = out.append
+    make = tuple.__new__  # Occurrence fields in order, without the keyword-handling constructor
     for start in sorted(word_at):
         word = word_at[start]
         end = stop = start + len(word)
-        while source[stop : stop + 2] == b"::" and stop + 2 < n and source[stop + 2] in ident_start:
+        while chained(b"::", stop) and stop + 2 < n and source[stop + 2] in ident_start:
             stop += 2
             while stop < n and source[stop] in ident:
                 stop += 1
@@ -190,7 +192,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
         if hit is None:
             continue
-        text, entry, first_len = hit
+        text, entry, first_len, fields = hit
         if bad and _in_regions(start, bad, bad_starts):
             continue
         node = at(start, start + first_len)
@@ -207,8 +209,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             line, col = position(start)
         else:
             continue  # comment, string, field name, or a token that only looks like one
-        keep((Occurrence(line, col, text, entry.concept, entry.hip, entry.metal, node,
-                         entry.hip_relation or "unknown", entry.metal_relation or "unknown"), entry))
+        concept, hip, metal, hip_rel, metal_rel = fields
+        keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel)), entry))
     if extras:
         out.sort(key=lambda pair: (pair[0].line, pair[0].column))
     return out
@@ -243,8 +245,9 @@ def _includes(source: bytes) -> list[re.Match[bytes]]:
     return found
 
 
-def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int] | None:
-    """(spelling, entry, length of its first name) for a name or chain, or None when it is not CUDA."""
+def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int, tuple] | None:
+    """(spelling, entry, length of its first name, the Occurrence fields it implies) for a name or
+    chain, or None when it is not CUDA. Relations the map does not record are "unknown"."""
     if raw not in smap.known_bytes and not raw.startswith(smap.prefix_bytes) and not (alias_heads and raw.startswith(alias_heads)):
         return None  # e.g. a chain through a namespace that is not CUDA's
     text = raw.decode("ascii")
@@ -257,7 +260,8 @@ def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: 
             return None  # std::min and friends: not CUDA, and never the bare last component
     if entry is None:
         return None
-    return text, entry, (raw.find(b"::") if b"::" in raw else len(raw))
+    fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown")
+    return text, entry, (raw.find(b"::") if b"::" in raw else len(raw)), fields
 
 
 def _under_include(node: Node) -> bool:
