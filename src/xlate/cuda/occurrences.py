@@ -206,14 +206,31 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             else:
                 line, col = position(start)
         elif kind == "preproc_arg" and _macro_code(node, start - node.start_byte):
-            line, col = position(start)
+            line, col = _inside(node, start, source) if ascii_text else position(start)
         else:
             continue  # comment, string, field name, or a token that only looks like one
         concept, hip, metal, hip_rel, metal_rel = fields
         keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel)), entry))
-    if extras:
-        out.sort(key=lambda pair: (pair[0].line, pair[0].column))
+    if extras:  # a few includes and launches, placed among the names (already in order) by position
+        names = out[extras:]
+        for pair in sorted(out[:extras], key=_position, reverse=True):
+            names.insert(bisect_right(names, _position(pair), key=_position), pair)
+        out = names
     return out
+
+
+def _position(pair: tuple[Occurrence, Entry]) -> tuple[int, int]:
+    return pair[0][:2]
+
+
+def _inside(node: Node, offset: int, source: bytes) -> tuple[int, int]:
+    """1-based (line, column) of a byte offset inside a node of an ASCII file (a macro body may span
+    lines through backslash continuations)."""
+    row, col = node.start_point
+    newlines = source.count(b"\n", node.start_byte, offset)
+    if not newlines:
+        return row + 1, col + offset - node.start_byte + 1
+    return row + 1 + newlines, offset - source.rfind(b"\n", node.start_byte, offset)
 
 
 _UNSEEN = object()
