@@ -9,6 +9,7 @@ of those (followed through the function, so `int t = threadIdx.x; int l = t & 31
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -20,6 +21,7 @@ _THREAD_NAME = re.compile(r"(?i)^(.*_)?(tid|tidx|lane|lane_?id|laneidx|lane_?idx
 LANE_NAME = re.compile(r"(?i)(lane|warp_?id|^wid$|warp_?idx|^warp$)")
 
 
+@lru_cache(maxsize=4096)
 def is_thread_name(name: str) -> bool:
     return name in THREAD_BUILTINS or bool(_THREAD_NAME.match(name))
 
@@ -47,14 +49,16 @@ def thread_variables(src: SourceView, fn: Node | None) -> frozenset[str]:
             if left is not None and right is not None and left.type == "identifier":
                 pairs.append((text(left), right))
         stack.extend(cur.named_children)
+    # The names each value reads, listed once: the fixed point below may take several passes.
+    reads = [(name, {text(n) for n in names_in(value)}) for name, value in pairs]
     tainted: set[str] = set()
     changed = True
     while changed:
         changed = False
-        for name, value in pairs:
+        for name, used in reads:
             if name in tainted:
                 continue
-            if any(_is_thread_ref(text(n), tainted) for n in names_in(value)):
+            if any(_is_thread_ref(u, tainted) for u in used):
                 tainted.add(name)
                 changed = True
     result = frozenset(tainted)
@@ -69,14 +73,12 @@ def _is_thread_ref(name: str, tainted: set[str] | frozenset[str]) -> bool:
 
 def is_thread_expr(src: SourceView, node: Node) -> bool:
     """Whether an expression involves a thread/lane index (directly or through a derived local)."""
+    # `.x` of threadIdx.x is judged by its object, not by the field name.
+    used = [text(ident) for ident in names_in(node) if ident.type != "field_identifier"]
+    if any(is_thread_name(name) for name in used):
+        return True  # decided without the function's derived locals
     tainted = thread_variables(src, src.function_of(node))
-    for ident in names_in(node):
-        name = text(ident)
-        if ident.type == "field_identifier":
-            continue  # `.x` of threadIdx.x is judged by its object, not by the field name
-        if _is_thread_ref(name, tainted):
-            return True
-    return False
+    return any(name in tainted for name in used)
 
 
 def is_lane_expr(node: Node) -> bool:
