@@ -143,6 +143,8 @@ def _int_value(token: bytes) -> int | None:
     except KeyError:
         from xlate.rules.syntax import parse_int
 
+        if len(_INT_VALUES) > 100_000:  # a long-running editor session sees many files
+            _INT_VALUES.clear()
         value = _INT_VALUES[token] = parse_int(token.decode("ascii", errors="replace"))
         return value
 
