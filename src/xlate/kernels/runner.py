@@ -346,7 +346,7 @@ COLUMNS = ("cuda", "hip", "triton", "mlx", "metal", "evidence")
 
 
 def render_matrix(outcomes: list[Outcome]) -> str:
-    """example x backend, one block per example, each cell marked ok / -- / FAIL."""
+    """example x backend: one block per example with what each cell showed, then the grid of ok / -- / FAIL."""
     mark = {SHOWN: "ok  ", SKIPPED: "--  ", FAILED: "FAIL"}
     lines = []
     for name in dict.fromkeys(o.example for o in outcomes):
@@ -355,6 +355,15 @@ def render_matrix(outcomes: list[Outcome]) -> str:
             if o.example == name:
                 cell = o.cell.splitlines()[0] if o.cell else ""
                 lines.append(f"  {o.backend:<8} {mark[o.status]} {cell}")
+    # The same outcomes as one grid: an example a row, a backend a column.
+    columns = list(dict.fromkeys(o.backend for o in outcomes))
+    examples = list(dict.fromkeys(o.example for o in outcomes))
+    cells = {(o.example, o.backend): mark[o.status].strip() for o in outcomes}
+    width = max(len(n) for n in examples) if examples else 7
+    lines.append("")
+    lines.append(f"{'example':<{width}}  " + "  ".join(f"{c:<8}" for c in columns))
+    for name in examples:
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{cells.get((name, c), ''):<8}" for c in columns))
     shown = sum(o.status == SHOWN for o in outcomes)
     failed = sum(o.status == FAILED for o in outcomes)
     lines.append(f"{shown} shown, {failed} failed, {len(outcomes) - shown - failed} skipped")
