@@ -349,10 +349,23 @@ class WarpSizeNotConstexpr(Rule):
                 )
 
 
+# Expression nodes between a name and the construct that decides whether it must be a constant:
+# none of them decides anything, so the walk passes them without further tests.
+_EXPRESSION_TYPES = frozenset({
+    "binary_expression", "parenthesized_expression", "unary_expression", "field_expression", "call_expression",
+    "argument_list", "subscript_expression", "subscript_argument_list", "conditional_expression",
+    "cast_expression", "update_expression", "pointer_expression", "sizeof_expression", "comma_expression",
+    "assignment_expression",
+})
+
+
 def _constant_context(node: Node) -> str | None:
     child = node
     for parent in ancestors(node):
         t = parent.type
+        if t in _EXPRESSION_TYPES:
+            child = parent
+            continue
         if t == "array_declarator" and parent.child_by_field_name("size") == child:
             return "an array size"
         if t == "template_argument_list":
