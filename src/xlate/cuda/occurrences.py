@@ -182,8 +182,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     for start in sorted(word_at):
         word = word_at[start]
         end = stop = start + len(word)
-        while chained(b"::", stop) and stop + 2 < n and source[stop + 2] in ident_start:
-            stop += 2
+        while stop < n and source[stop] == 58 and chained(b"::", stop) and stop + 2 < n and source[stop + 2] in ident_start:
+            stop += 2  # 58 is ':'
             while stop < n and source[stop] in ident:
                 stop += 1
         raw = word if stop == end else source[start:stop]
