@@ -143,7 +143,7 @@ def test_one_line_json_is_exactly_what_json_dumps_writes(results: list[dict]) ->
         {"line": True, "column": 1, "symbol": "bool line", "concept": None, "equivalents": {}},
         {"line": 5, "column": 1, "symbol": "extra", "concept": None, "equivalents": {}, "note": "more"},
     ]
-    for docs in (results, [odd], []):
+    for docs in (results, [odd], [], [{}]):
         out = io.StringIO()
         json_render.write(docs, out)
         assert out.getvalue() == json.dumps(json_render.document(docs), ensure_ascii=False) + "\n"

@@ -42,14 +42,14 @@ def annotations_text(annotations: list[dict[str, Any]]) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def _file_text(result: dict[str, Any]) -> str:
-    fields = []
+def _write_file(result: dict[str, Any], out: TextIO) -> None:
+    """One file's object, written field by field (a large file's text is not copied into a whole)."""
+    sep = "{"
     for key, value in result.items():
-        if key == "annotations" and type(value) is list:
-            fields.append(f"{_encode(key)}: {annotations_text(value)}")
-        else:
-            fields.append(f"{_encode(key)}: {_encode(value)}")
-    return "{" + ", ".join(fields) + "}"
+        out.write(f"{sep}{_encode(key)}: ")
+        out.write(annotations_text(value) if key == "annotations" and type(value) is list else _encode(value))
+        sep = ", "
+    out.write("{}" if sep == "{" else "}")
 
 
 def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
@@ -59,6 +59,9 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> N
         out.write(json.dumps(document(results), indent=1, ensure_ascii=False, check_circular=False))
     else:
         out.write('{"version": %d, "files": [' % FORMAT_VERSION)
-        out.write(", ".join(_file_text(r) for r in results))
+        for i, r in enumerate(results):
+            if i:
+                out.write(", ")
+            _write_file(r, out)
         out.write("]}")
     out.write("\n")
