@@ -159,7 +159,7 @@ class SourceView:
     of hits rather than the tens of thousands of nodes of a large file.
     """
 
-    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars")
+    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars", "_ascii")
 
     def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None) -> None:
         self.path = path
@@ -173,6 +173,7 @@ class SourceView:
         self._nested = False
         self._xl_consts: dict[str, int] | None = None
         self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
+        self._ascii = source.isascii()  # byte columns are character columns
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -180,6 +181,8 @@ class SourceView:
     def position(self, node: Node) -> tuple[int, int]:
         """1-based (line, column in characters) of a node's start."""
         row, col_bytes = node.start_point
+        if self._ascii:
+            return row + 1, col_bytes + 1
         line_start = node.start_byte - col_bytes
         col = len(self.source[line_start : node.start_byte].decode("utf-8", errors="replace"))
         return row + 1, col + 1
@@ -187,6 +190,8 @@ class SourceView:
     def end_position(self, node: Node) -> tuple[int, int]:
         """1-based (line, column in characters) just past a node's last character."""
         row, col_bytes = node.end_point
+        if self._ascii:
+            return row + 1, col_bytes + 1
         line_start = node.end_byte - col_bytes
         col = len(self.source[line_start : node.end_byte].decode("utf-8", errors="replace"))
         return row + 1, col + 1
