@@ -159,7 +159,8 @@ class SourceView:
     of hits rather than the tens of thousands of nodes of a large file.
     """
 
-    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars", "_ascii")
+    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars", "_ascii",
+                 "_function_starts")
 
     def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None) -> None:
         self.path = path
@@ -170,6 +171,7 @@ class SourceView:
         # the file's constants (syntax.file_constants) and thread-index locals (threadctx).
         self._memo: dict[object, list[Node]] = {}
         self._functions: list[tuple[int, int, Node, bool]] | None = None
+        self._function_starts: list[int] = []
         self._nested = False
         self._xl_consts: dict[str, int] | None = None
         self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
@@ -404,12 +406,13 @@ class SourceView:
                 table.append((fn.start_byte, fn.end_byte, fn, device))
             table.sort(key=lambda f: f[0])
             self._nested = any(table[i][1] > table[i + 1][0] for i in range(len(table) - 1))
+            self._function_starts = [f[0] for f in table]
             self._functions = table
         return self._functions
 
     def _function_entry(self, start: int, end: int) -> tuple[int, int, Node, bool] | None:
         functions = self._function_table()
-        i = bisect_right(functions, start, key=lambda f: f[0]) - 1
+        i = bisect_right(self._function_starts, start) - 1
         while i >= 0:
             entry = functions[i]
             if entry[0] <= start and end <= entry[1]:
