@@ -6,6 +6,7 @@ import errno
 import fnmatch
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,7 +17,7 @@ BUILD_DIRS = frozenset({"build", "_build", "builds", "dist", "out", "node_module
                         "site", "venv", "target", "bazel-out", "_deps"})
 SNIFF_BYTES = 65536
 # A C/C++ file "uses CUDA" when its head shows a CUDA qualifier, a launch, a runtime call or a CUDA header.
-_USES_CUDA = re.compile(
+_USES_CUDA_PATTERN = (
     rb"__global__|__device__|__shared__|<<<|\bcuda[A-Z]\w*\s*\(|"
     rb"#\s*include\s*[<\"](?:cuda|cub/|thrust/|cublas|curand|cufft|cusparse|cusolver|cudnn|nccl|nvrtc|cooperative_groups|mma\.h)"
 )
@@ -42,6 +43,11 @@ def _matches(rel: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatchcase(rel, p) or fnmatch.fnmatchcase(base, p) for p in patterns)
 
 
+@lru_cache(maxsize=1)
+def _uses_cuda_regex() -> re.Pattern[bytes]:
+    return re.compile(_USES_CUDA_PATTERN)  # compiled when a folder is walked, not for named files
+
+
 def uses_cuda(path: Path) -> bool:
     if not path.is_file():
         return True  # let explain report what it is
@@ -50,7 +56,7 @@ def uses_cuda(path: Path) -> bool:
             head = fh.read(SNIFF_BYTES)
     except OSError:
         return True  # let explain report why it cannot be read
-    return bool(_USES_CUDA.search(head))
+    return bool(_uses_cuda_regex().search(head))
 
 
 def describe_os_error(exc: OSError) -> str:

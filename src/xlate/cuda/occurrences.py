@@ -21,8 +21,6 @@ from xlate.cuda.names import identifiers
 from xlate.rules.base import Occurrence
 from xlate.symbols import LAUNCH, Entry, SymbolMap
 
-# A name, optionally qualified (a::b::c, no spaces around ::), or the opening of a launch.
-_CANDIDATE = re.compile(rb"(?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*|<<<")
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
 _ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*;")
 _CODE_TOKENS = frozenset({"identifier", "type_identifier", "namespace_identifier", "primitive_type"})
