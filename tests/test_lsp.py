@@ -169,3 +169,17 @@ async def test_big_document_and_a_thousand_changes_keep_memory_bounded(client: L
     assert hover is not None
     grown = _rss_kib(pid) - before
     assert grown < 64 * 1024, f"server memory grew by {grown} KiB over 1,000 change cycles"
+
+
+@pytest.mark.asyncio
+async def test_api_table_symbols_hover_and_replace(client: LanguageClient, tmp_path: Path) -> None:
+    """A runtime API name known from the API tables (not a concept's own symbol) still gets a card and a fix."""
+    uri = (tmp_path / "api.cu").as_uri()
+    _open(client, uri, "void f() { cudaMemcpy2DAsync(d, 1, s, 1, 4, 4, k, st); }\n")
+    hover = await _hover(client, uri, 0, 14)
+    assert hover is not None and "hipMemcpy2DAsync" in hover.contents.value
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=14), end=types.Position(line=0, character=14)),
+        context=types.CodeActionContext(diagnostics=[])))
+    assert any(a.edit and a.edit.changes[uri][0].new_text == "hipMemcpy2DAsync" for a in actions)

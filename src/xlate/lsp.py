@@ -137,9 +137,28 @@ def hover(ls: XlateServer, params: types.HoverParams) -> types.Hover | None:
         return None
     candidates = symbol_at(lines[params.position.line].rstrip("\r\n"), params.position.character)
     match = find_concept(ls.index, candidates)
-    if match is None:
-        return None
-    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=card_markdown(ls.index, match)))
+    if match is not None:
+        value = card_markdown(ls.index, match)
+    else:
+        entry = next((e for e in map(ls.symbol_map.get, candidates) if e is not None), None)
+        if entry is None:
+            return None
+        value = api_card_markdown(ls.index, entry)
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=value))
+
+
+def api_card_markdown(index: dict[str, Any], entry: Any) -> str:
+    """A CUDA API name the glossary knows through its API tables rather than a concept's own symbols."""
+    lines = [f"**`{entry.symbol}`**" + (f" · {entry.family}" if entry.family else ""), ""]
+    hip = f"`{entry.hip}`" if entry.hip else "no equivalent"
+    lines.append(f"- HIP/ROCm: {hip} ({entry.hip_relation or 'unknown'})" + (f": {entry.hip_caveat}" if entry.hip_caveat else ""))
+    if entry.metal or entry.metal_relation:
+        metal = f"`{entry.metal}`" if entry.metal else "no equivalent"
+        lines.append(f"- Metal: {metal} ({entry.metal_relation or 'unknown'})" + (f": {entry.metal_caveat}" if entry.metal_caveat else ""))
+    concept = index["concepts"].get(entry.concept) if entry.concept else None
+    if concept:
+        lines += ["", f"Concept: [{concept['title']}]({links.concept_url(concept['category'], entry.concept)})"]
+    return "\n".join(lines)
 
 
 # --- diagnostics -----------------------------------------------------------------------------------
@@ -277,10 +296,10 @@ def code_action(ls: XlateServer, params: types.CodeActionParams) -> list[types.C
     if pos.line < len(doc.lines):
         line = doc.lines[pos.line].rstrip("\r\n")
         candidates = symbol_at(line, pos.character)
+        actions += _replace_with_hip(ls, params.text_document.uri, line, pos, candidates)
         match = find_concept(ls.index, candidates)
         if match is not None:
             concept = ls.index["concepts"][match.concept]
-            actions += _replace_with_hip(params.text_document.uri, line, pos, candidates, concept)
             url = links.concept_url(concept["category"], match.concept)
             actions.append(types.CodeAction(title=f"xlate: open the docs for {concept['title']}", kind=types.CodeActionKind.Empty,
                                             command=types.Command(title="Open docs", command=OPEN_DOCS, arguments=[url])))
@@ -292,25 +311,23 @@ def code_action(ls: XlateServer, params: types.CodeActionParams) -> list[types.C
     return actions
 
 
-def _replace_with_hip(uri: str, line: str, pos: types.Position, candidates: list[str], concept: dict[str, Any]) -> list[types.CodeAction]:
-    cuda, hip = concept["terms"].get("cuda"), concept["terms"].get("hip")
-    if not cuda or not hip or not hip["symbols"] or hip["relation"] == "none":
-        return []
-    symbol = next((c for c in candidates if c in cuda["symbols"]), None)
-    if symbol is None:
-        return []
-    target = hip["symbols"][0]
-    if target == symbol:
-        return []
-    start = line.find(symbol, max(0, pos.character - len(symbol)))
-    if start < 0 or not (start <= pos.character <= start + len(symbol)):
-        return []
-    edit = types.TextEdit(range=types.Range(start=types.Position(line=pos.line, character=start),
-                                            end=types.Position(line=pos.line, character=start + len(symbol))), new_text=target)
-    title = f"xlate: replace {symbol} with HIP {target}"
-    if hip["relation"] == "approximate":
-        title += " (approximate: check the caveat)"
-    return [types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, edit=types.WorkspaceEdit(changes={uri: [edit]}))]
+def _replace_with_hip(ls: XlateServer, uri: str, line: str, pos: types.Position, candidates: list[str]) -> list[types.CodeAction]:
+    """Offer the HIP spelling of the CUDA symbol under the cursor, from the symbol map (concepts and API tables)."""
+    for symbol in candidates:
+        entry = ls.symbol_map.get(symbol)
+        if entry is None or not entry.hip or entry.hip == symbol or entry.hip_relation == "none":
+            continue
+        start = line.find(symbol, max(0, pos.character - len(symbol)))
+        if start < 0 or not (start <= pos.character <= start + len(symbol)):
+            continue
+        edit = types.TextEdit(range=types.Range(start=types.Position(line=pos.line, character=start),
+                                                end=types.Position(line=pos.line, character=start + len(symbol))),
+                              new_text=entry.hip)
+        title = f"xlate: replace {symbol} with HIP {entry.hip}"
+        if entry.hip_relation == "approximate":
+            title += " (approximate: check the caveat)"
+        return [types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, edit=types.WorkspaceEdit(changes={uri: [edit]}))]
+    return []
 
 
 @server.command(OPEN_DOCS)
