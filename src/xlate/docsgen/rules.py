@@ -38,6 +38,14 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
                  "## Fix", "", prose(r.fix), ""]
         if r.fixed_example:
             lines += [*_code_block(r.fixed_example), ""]
+        related = [g.concepts[c] for c in getattr(r, "concepts", ()) if c in g.concepts]
+        if related:
+            lines += ["## Concepts", ""]
+            lines += [f"- [{prose(c.title)}](../glossary/{c.category.value}/{c.id}.md)" for c in related]
+            lines.append("")
+        refs = list(getattr(r, "references", ()))
+        if refs:
+            lines += ["## References", ""] + [f"- <{u}>" for u in refs] + [""]
         lines += ["Run `xlate explain FILE.cu` to find it in your code; in the editor, the language server shows it as you type.", ""]
         out[rule_page_path(r.name)] = "\n".join(lines)
     intro = ["# Portability hazards", "",
