@@ -273,6 +273,8 @@ class SourceView:
 
     def _function_definitions(self) -> list[Node]:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
+        if self.tree.root_node.has_error:
+            return self._queried("function_definition")  # a recovered body may open with a `{` the text lacks
         at = self.tree.root_node.descendant_for_byte_range
         found: dict[int, Node] = {}
         for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
