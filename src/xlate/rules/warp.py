@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, register
-from xlate.rules.syntax import evaluate, file_constants, has_qualifier, int_literal, names_in, operator, strip_parens, text
+from xlate.rules.syntax import evaluate, file_constants, int_literal, names_in, operator, strip_parens, text
 from xlate.rules.threadctx import is_lane_expr, is_thread_expr
 
 HIP_WARP_DOCS = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
