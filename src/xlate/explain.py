@@ -107,13 +107,14 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
     equivalents: dict[str, dict[str, str | None]] = {}
     annotate = result["annotations"].append
     for o, e in found:
-        eq = equivalents.get(o.symbol)
+        line, column, symbol, concept, hip, metal = o[:6]
+        eq = equivalents.get(symbol)
         if eq is None:
-            eq = equivalents[o.symbol] = {"hip": o.hip, "metal": o.metal}
-            symbols[o.symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
-                                 "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
-                                 "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
-        annotate({"line": o.line, "column": o.column, "symbol": o.symbol, "concept": o.concept, "equivalents": eq})
+            eq = equivalents[symbol] = {"hip": hip, "metal": metal}
+            symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
+                               "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
+                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+        annotate({"line": line, "column": column, "symbol": symbol, "concept": concept, "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules)
     return result
