@@ -144,3 +144,12 @@ def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.Monk
     assert second.content_hash != first.content_hash
     assert second.get("cudaErrorMemoryAllocation").hip == "hipErrorChanged"
     assert list((tmp_path / "cache" / "xlate").glob("symbols-*.json"))
+
+
+def test_a_header_maps_to_a_header_never_to_a_function(smap: symbols.SymbolMap) -> None:
+    for name in ("nccl.h", "cuda.h", "cublas_v2.h", "cuda_runtime.h", "cooperative_groups.h", "mma.h"):
+        entry = smap.get(name)
+        assert entry is not None and entry.kind == "header", name
+        assert entry.hip is None or entry.hip.endswith((".h", ".hpp", ".cuh")), (name, entry.hip)
+    assert smap.get("nccl.h").hip == "rccl/rccl.h"
+    assert smap.get("cublasLt.h").concept == "blas-lt"

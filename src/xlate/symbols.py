@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from xlate import paths
 
-SYMBOLS_VERSION = 5
+SYMBOLS_VERSION = 7
 LAUNCH = "<<<>>>"
 
 # Field order of one entry in the cached JSON (a list per symbol keeps the file small and fast to read).
@@ -224,6 +224,9 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
             continue
         hip_symbols = (hip_t or {}).get("symbols") or []
         for name in cuda.get("symbols") or []:
+            if name.endswith(HEADER_SUFFIXES):
+                _header_entry(symbols, name, cid, hip_t, metal_t)
+                continue
             hip = _primary(hip_t)
             if name in api_hip and (api_hip[name] is None or api_hip[name] in hip_symbols or hip is None):
                 hip = api_hip[name]
@@ -237,10 +240,37 @@ def build(root: Path, index: dict[str, Any] | None = None) -> dict[str, Any]:
                 cid, hip, _primary(metal_t), api_family.get(name),
                 (hip_t or {}).get("relation"), (metal_t or {}).get("relation"),
                 _join(api_notes.get(name), (hip_t or {}).get("caveat")), (metal_t or {}).get("caveat"),
-                "header" if name.endswith((".h", ".hpp", ".cuh")) else "symbol",
+                "symbol",
             ]
     return {"version": SYMBOLS_VERSION, "symbols": symbols, "families": families_out,
             "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+
+
+HEADER_SUFFIXES = (".h", ".hpp", ".cuh")
+
+
+def _header_entry(symbols: dict[str, list[Any]], name: str, cid: str, hip_t: dict[str, Any] | None,
+                  metal_t: dict[str, Any] | None) -> None:
+    """A header's equivalent is another header, never the concept's first function.
+
+    An API table's own header mapping wins; otherwise the concept's first header-like symbol of each
+    backend, or no known equivalent (relation left unknown rather than guessed).
+    """
+    if name in symbols and symbols[name][8] == "header":
+        # The table knows the HIP spelling; the glossary knows the concept and whether Metal has one.
+        entry = symbols[name]
+        entry[0] = cid
+        if entry[5] is None and (metal_t or {}).get("relation") == "none":
+            entry[5] = "none"
+        return
+    def header_of(term: dict[str, Any] | None) -> str | None:
+        if not term or term.get("relation") == "none":
+            return None
+        return next((s for s in term.get("symbols") or [] if s.endswith(HEADER_SUFFIXES) or s.startswith("<")), None)
+    hip, metal = header_of(hip_t), header_of(metal_t)
+    metal_rel = (metal_t or {}).get("relation")
+    symbols[name] = [cid, hip, metal, None, (hip_t or {}).get("relation") if hip else None,
+                     metal_rel if metal or metal_rel == "none" else None, None, None, "header"]
 
 
 def _join(*parts: str | None) -> str | None:
