@@ -28,7 +28,7 @@ FUZZY_FLOOR = 70.0
 MAX_QUERY = 200
 
 
-from xlate.paths import cache_dir, glossary_root  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.paths import cache_dir, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
 def _kernels_root(root: Path) -> Path:
@@ -158,13 +158,7 @@ def load_index(root: Path | None = None) -> dict[str, Any]:
     except (OSError, ValueError):
         pass
     data = build(root)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache only costs speed
+    write_cache(path, json.dumps(data, separators=(",", ":")))
     return data
 
 

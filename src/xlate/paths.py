@@ -16,3 +16,14 @@ def glossary_root() -> Path:
 def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "xlate"
+
+
+def write_cache(path: Path, text: str) -> None:
+    """Write a cache file atomically (readers never see half a file); a read-only cache only costs speed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass

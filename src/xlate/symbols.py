@@ -382,13 +382,7 @@ def load(root: Path | None = None) -> SymbolMap:
     if data is None:
         data = compact(build(root))
         data["hash"] = key
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only cache only costs speed
+        paths.write_cache(path, json.dumps(data, separators=(",", ":")))
     smap = SymbolMap(data)
     _LOADED[key] = smap
     return smap
