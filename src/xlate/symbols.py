@@ -351,13 +351,7 @@ def _content_key(root: Path) -> str:
 
     key = ix.content_hash(root)
     stamps = {sig: key}  # one entry: the current state of this glossary
-    try:
-        stamps_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamps_path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(stamps), encoding="utf-8")
-        os.replace(tmp, stamps_path)
-    except OSError:
-        pass
+    paths.write_cache(stamps_path, json.dumps(stamps))
     return key
 
 
