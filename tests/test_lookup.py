@@ -141,6 +141,8 @@ def test_index_is_rebuilt_when_content_changes(tmp_path: Path, tiny_glossary: Pa
     path.write_text(path.read_text().replace("aliases: [wavefront]", "aliases: [wavefront, wave64]"))
     assert ix.content_hash(tiny_glossary) != first
     assert ix.search(ix.load_index(tiny_glossary), "wave64")[0].concept == "warp"
+    # The index of the old content is replaced, not kept: the cache does not grow with every edit.
+    assert len(list(ix.cache_dir().glob("index-*.json"))) == 1
 
 
 def test_broken_glossary_gives_a_clear_lookup_error(tmp_path: Path, tiny_glossary: Path) -> None:

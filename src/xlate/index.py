@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
@@ -27,7 +27,7 @@ FUZZY_FLOOR = 70.0
 MAX_QUERY = 200
 
 
-from xlate.paths import cache_dir, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.paths import cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
 def _kernels_root(root: Path) -> Path:
@@ -120,7 +120,9 @@ def build(root: Path) -> dict[str, Any]:
         if cid in concepts:
             concepts[cid]["examples"] = links
     gpus = {gid: {"name": s.name, "vendor": s.vendor.value, "aliases": s.aliases} for gid, s in g.gpus.items()}
-    return {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "gpus": gpus}
+    # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
+    return {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
+            "gpus": gpus}
 
 
 def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -148,7 +150,7 @@ def load_index(root: Path | None = None) -> dict[str, Any]:
     root = root or glossary_root()
     if not root.is_dir():
         raise IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
-    key = content_hash(root)
+    key = content_key(root)
     path = cache_dir() / f"index-{key}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -157,7 +159,7 @@ def load_index(root: Path | None = None) -> dict[str, Any]:
     except (OSError, ValueError):
         pass
     data = build(root)
-    write_cache(path, json.dumps(data, separators=(",", ":")))
+    write_cache(path, json.dumps(data, separators=(",", ":")), replaces="index-*.json")
     return data
 
 
@@ -183,11 +185,11 @@ def _tables(index: dict[str, Any]) -> tuple[dict[str, list[tuple]], dict[str, li
     exact: dict[str, list[tuple]] = {}
     folded: dict[str, list[tuple]] = {}
     loose_map: dict[str, list[tuple]] = {}
-    for entry in index["labels"]:
+    precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
+    for entry, key in zip(index["labels"], precomputed):
         label = entry[0]
         exact.setdefault(label, []).append(tuple(entry))
         folded.setdefault(label.casefold(), []).append(tuple(entry))
-        key = loose(label)
         if key:
             loose_map.setdefault(key, []).append(tuple(entry))
     _TABLES.clear()  # one index in use at a time; do not keep old ones alive

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -18,12 +19,79 @@ def cache_dir() -> Path:
     return Path(base) / "xlate"
 
 
-def write_cache(path: Path, text: str) -> None:
-    """Write a cache file atomically (readers never see half a file); a read-only cache only costs speed."""
+def write_cache(path: Path, text: str, replaces: str | None = None) -> None:
+    """Write a cache file atomically (readers never see half a file); a read-only cache only costs speed.
+
+    `replaces` is a glob of older versions of the same cache (other content hashes): they are removed,
+    so the cache folder does not grow with every edit of the glossary.
+    """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
+        for old in path.parent.glob(replaces) if replaces else ():
+            if old != path:
+                old.unlink(missing_ok=True)
     except OSError:
         pass
+
+
+STAMP_FILE = "content-stamps.json"
+
+
+def _yaml_stamps(folder: str, out: list[str]) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir():
+                _yaml_stamps(entry.path, out)
+            elif entry.name.endswith(".yaml"):
+                st = entry.stat()
+                out.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            continue
+
+
+def _stat_signature(root: Path) -> str:
+    """Names, sizes and modification times of every file the content hash reads (a superset of them).
+
+    Compared as text, not hashed: a cold start then needs neither hashlib nor a digest.
+    """
+    stamps: list[str] = []
+    _yaml_stamps(str(root), stamps)
+    kernels = root.parent / "kernels" / "examples"
+    if kernels.is_dir():
+        for name in sorted(os.listdir(kernels)):
+            path = kernels / name / "example.yaml"
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            stamps.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\n".join(stamps)
+
+
+def content_key(root: Path) -> str:
+    """The glossary's content hash, found without reading every file when nothing changed since last time."""
+    stamps_path = cache_dir() / STAMP_FILE
+    sig = _stat_signature(root)
+    try:
+        stamps = json.loads(stamps_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamps = {}
+    key = stamps.get(sig) if isinstance(stamps, dict) else None
+    if isinstance(key, str):
+        return key
+    from xlate.index import content_hash  # hashes every glossary file: only when something changed
+
+    key = content_hash(root)
+    stamps = {sig: key}  # one entry: the current state of this glossary
+    write_cache(stamps_path, json.dumps(stamps))
+    return key
+
+
+

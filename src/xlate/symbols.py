@@ -298,63 +298,6 @@ def _rename_by_families(name: str, families: list[Any]) -> str | None:
 
 
 _LOADED: dict[str, SymbolMap] = {}
-STAMP_FILE = "symbols-stamps.json"
-
-
-def _yaml_stamps(folder: str, out: list[str]) -> None:
-    try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            if entry.is_dir():
-                _yaml_stamps(entry.path, out)
-            elif entry.name.endswith(".yaml"):
-                st = entry.stat()
-                out.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}")
-        except OSError:
-            continue
-
-
-def _stat_signature(root: Path) -> str:
-    """Names, sizes and modification times of every file the content hash reads (a superset of them).
-
-    Compared as text, not hashed: a cold start then needs neither hashlib nor a digest.
-    """
-    stamps: list[str] = []
-    _yaml_stamps(str(root), stamps)
-    kernels = root.parent / "kernels" / "examples"
-    if kernels.is_dir():
-        for name in sorted(os.listdir(kernels)):
-            path = kernels / name / "example.yaml"
-            try:
-                st = os.stat(path)
-            except OSError:
-                continue
-            stamps.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
-    return "\n".join(stamps)
-
-
-def _content_key(root: Path) -> str:
-    """The glossary's content hash, found without reading every file when nothing changed since last time."""
-    stamps_path = paths.cache_dir() / STAMP_FILE
-    sig = _stat_signature(root)
-    try:
-        stamps = json.loads(stamps_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        stamps = {}
-    key = stamps.get(sig) if isinstance(stamps, dict) else None
-    if isinstance(key, str):
-        return key
-    from xlate import index as ix  # hashes every glossary file: only when something changed
-
-    key = ix.content_hash(root)
-    stamps = {sig: key}  # one entry: the current state of this glossary
-    paths.write_cache(stamps_path, json.dumps(stamps))
-    return key
-
-
 def load(root: Path | None = None) -> SymbolMap:
     """The SymbolMap for the glossary's current content (cached on disk by content hash, in memory per process)."""
     root = root or paths.glossary_root()
@@ -362,7 +305,7 @@ def load(root: Path | None = None) -> SymbolMap:
         from xlate import index as ix
 
         raise ix.IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
-    key = _content_key(root)
+    key = paths.content_key(root)
     if key in _LOADED:
         return _LOADED[key]
     path = paths.cache_dir() / f"symbols-{SYMBOLS_VERSION}-{key}.json"
@@ -376,7 +319,7 @@ def load(root: Path | None = None) -> SymbolMap:
     if data is None:
         data = compact(build(root))
         data["hash"] = key
-        paths.write_cache(path, json.dumps(data, separators=(",", ":")))
+        paths.write_cache(path, json.dumps(data, separators=(",", ":")), replaces="symbols-*.json")
     smap = SymbolMap(data)
     _LOADED[key] = smap
     return smap
