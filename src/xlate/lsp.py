@@ -28,9 +28,39 @@ BACKEND_LABEL = {"cuda": "CUDA", "hip": "HIP/ROCm", "metal": "Metal", "triton": 
 OPEN_DOCS = "xlate.openDocs"
 
 
+class RawDiagnostics(types.PublishDiagnosticsParams):
+    """Diagnostics already in wire form: a large file's thousands of diagnostics are built as plain
+    dicts (cached per hazard) instead of protocol objects that the converter would take apart again."""
+
+    def __init__(self, uri: str, version: int | None, raw: list[dict[str, Any]]) -> None:
+        super().__init__(uri=uri, version=version, diagnostics=[])
+        object.__setattr__(self, "raw", raw)
+
+
+def converter() -> Any:
+    """pygls' converter, taught to send RawDiagnostics as they are (public cattrs hook API)."""
+    from pygls.protocol import default_converter
+
+    conv = default_converter()
+    default = conv.get_unstructure_hook(types.PublishDiagnosticsParams)
+
+    def unstructure(params: types.PublishDiagnosticsParams) -> Any:
+        if isinstance(params, RawDiagnostics):
+            out: dict[str, Any] = {"uri": params.uri, "diagnostics": params.raw}
+            if params.version is not None:
+                out["version"] = params.version
+            return out
+        return default(params)
+
+    conv.register_unstructure_hook(types.PublishDiagnosticsParams, unstructure)
+    return conv
+
+
 class XlateServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("xlate", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("xlate", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         converter_factory=converter)
+        self._wire: dict[tuple, dict[str, Any]] = {}
         self._index: dict[str, Any] | None = None
         self._symbol_map: Any = None
         self._rules: list[Any] | None = None
@@ -168,9 +198,13 @@ def is_cuda(uri: str) -> bool:
     return uri.lower().split("?")[0].endswith(CUDA_SUFFIXES)
 
 
-def to_diagnostics(hazards: list[dict[str, Any]], text: str) -> list[types.Diagnostic]:
-    """explain's hazards as LSP diagnostics, each spanning the flagged token."""
+def to_wire(ls: XlateServer, hazards: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """explain's hazards as LSP diagnostics in wire form, each spanning the flagged token.
+
+    Built once per (position, rule, message) and reused while that hazard stays where it is.
+    """
     lines = text.splitlines()
+    cache = ls._wire
     out = []
     for h in hazards:
         line, col = h["line"] - 1, h["column"] - 1
@@ -178,18 +212,26 @@ def to_diagnostics(hazards: list[dict[str, Any]], text: str) -> list[types.Diagn
         end = col + 1
         while end < len(source_line) and SYMBOL_CHARS.match(source_line[end]):
             end += 1
-        out.append(types.Diagnostic(
-            range=types.Range(start=types.Position(line=line, character=col), end=types.Position(line=line, character=end)),
-            message=h["message"],
-            severity=SEVERITY.get(h["severity"], types.DiagnosticSeverity.Warning),
-            code=f"{h['rule']} {h['name']}",
-            code_description=types.CodeDescription(href=links.rule_url(h["name"])),
-            source="xlate",
-            data={"rule": h["rule"], "name": h["name"]},
-        ))
+        key = (line, col, end, h["rule"], h["message"], h["severity"])
+        wire = cache.get(key)
+        if wire is None:
+            wire = {
+                "range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": end}},
+                "message": h["message"],
+                "severity": SEVERITY.get(h["severity"], types.DiagnosticSeverity.Warning).value,
+                "code": f"{h['rule']} {h['name']}",
+                "codeDescription": {"href": links.rule_url(h["name"])},
+                "source": "xlate",
+                "data": {"rule": h["rule"], "name": h["name"]},
+            }
+            if len(cache) > WIRE_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = wire
+        out.append(wire)
     return out
 
 
+WIRE_CACHE_LIMIT = 50_000
 SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
             "info": types.DiagnosticSeverity.Information}
 
@@ -206,8 +248,7 @@ def _tracker(ls: XlateServer, uri: str) -> Any:
 
 
 def send(ls: XlateServer, uri: str, version: int | None, text: str, hazards: list[dict[str, Any]]) -> None:
-    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-        uri=uri, version=version, diagnostics=to_diagnostics(hazards, text)))
+    ls.text_document_publish_diagnostics(RawDiagnostics(uri, version, to_wire(ls, hazards, text)))
 
 
 async def whole_pass(ls: XlateServer, uri: str) -> None:
