@@ -66,6 +66,8 @@ def generate(root: Path | None = None, docs_dir: Path | None = None) -> dict[str
 
 def build(strict: bool = True, site_dir: Path | None = None, engine: str = "mkdocs") -> tuple[int, float]:
     """Generate, then build the site with mkdocs (or zensical). Returns (pages generated, seconds)."""
+    if engine not in ("mkdocs", "zensical"):
+        raise DocsError(f"unknown engine {engine!r}; choose mkdocs or zensical")
     start = time.perf_counter()
     pages = generate()
     repo = repo_root()
