@@ -1,0 +1,81 @@
+"""The language server against malformed traffic on its stdin: it answers or declines and stays up."""
+
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+class RawClient:
+    """Just enough LSP framing to send bytes a well-behaved client never would."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "xlate", "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def send_bytes(self, body: bytes) -> None:
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def send(self, obj: dict) -> None:
+        self.send_bytes(json.dumps(obj).encode())
+
+    def read(self, timeout: float = 30.0) -> dict:
+        # Wait for the next message with a deadline, so a server that stays silent fails the test
+        # instead of hanging it.
+        if not select.select([self.proc.stdout], [], [], timeout)[0]:
+            raise TimeoutError("the server sent nothing")
+        length = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise EOFError("server closed its output")
+            if line in (b"\r\n", b"\n"):
+                break
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(self.proc.stdout.read(length))
+
+    def answer(self, request_id: int, timeout: float = 30.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            message = self.read()
+            if message.get("id") == request_id and "method" not in message:
+                return message
+        raise TimeoutError(f"no answer to request {request_id}")
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def raw() -> RawClient:
+    client = RawClient()
+    client.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+    assert "result" in client.answer(1)
+    client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    yield client
+    client.close()
+
+
+def test_malformed_messages_do_not_stop_the_server(raw: RawClient) -> None:
+    raw.send_bytes(b"{ this is not json")
+    raw.send_bytes(b'"a string, not a message"')
+    raw.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"nonsense": True}})
+    raw.send({"jsonrpc": "2.0", "id": 3, "method": "xlate/noSuchMethod", "params": {}})
+    raw.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": {"uri": "file:///t.cu", "languageId": "cuda", "version": 1,
+                                          "text": "__global__ void k() { __syncthreads(); }\n"}}})
+    raw.send({"jsonrpc": "2.0", "id": 4, "method": "textDocument/hover",
+              "params": {"textDocument": {"uri": "file:///t.cu"}, "position": {"line": 0, "character": 25}}})
+    # Request 2 has parameters that are not a hover's: pygls reports it with window/showMessage and
+    # sends no answer to it. What matters is that the server goes on answering the next requests.
+    assert raw.answer(3)["error"]["code"] == -32601  # method not found
+    assert "__syncthreads" in json.dumps(raw.answer(4)["result"])
+    assert raw.proc.poll() is None
