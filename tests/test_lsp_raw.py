@@ -15,8 +15,9 @@ class RawClient:
     """Just enough LSP framing to send bytes a well-behaved client never would."""
 
     def __init__(self) -> None:
+        # Unbuffered, so that select() on the pipe sees every byte not yet read.
         self.proc = subprocess.Popen([sys.executable, "-m", "xlate", "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
 
     def send_bytes(self, body: bytes) -> None:
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
@@ -39,7 +40,13 @@ class RawClient:
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
-        return json.loads(self.proc.stdout.read(length))
+        body = b""
+        while len(body) < length:
+            chunk = self.proc.stdout.read(length - len(body))
+            if not chunk:
+                raise EOFError("server closed its output")
+            body += chunk
+        return json.loads(body)
 
     def answer(self, request_id: int, timeout: float = 30.0) -> dict:
         deadline = time.monotonic() + timeout
