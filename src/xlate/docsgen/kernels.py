@@ -16,11 +16,11 @@ LANG = {"cuda": "cuda", "hip": "cpp", "triton": "python", "metal": "cpp", "mlx":
 CPU_CHECK = {
     "cuda": "compiled with nvcc for sm_90a; SASS read with cuobjdump",
     "hip": "compiled with clang for gfx942 and gfx90a; AMDGCN assembly read",
-    "triton": "run by Triton's interpreter on the CPU, checked against NumPy; compiled ahead of time for sm_90 and gfx942",
+    "triton": "run by Triton's interpreter on the CPU, checked against NumPy",
     "metal": "not run here: needs Apple silicon (the tests skip it elsewhere)",
     "mlx": "run on the CPU build of MLX, checked against NumPy",
 }
-EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"], "triton": ["ptx", "triton_ptx", "triton_amdgcn"]}
+EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"]}
 
 
 def _evidence(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
@@ -34,6 +34,30 @@ def _evidence(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
         if isinstance(record, dict) and "example" in record and "backend" in record and "throughput" in record:
             out[(record["example"], record["backend"])] = record
     return out
+
+
+def _bench(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Same-run comparisons against a reference (copy bandwidth, torch, cuBLAS) from the benchmark records."""
+    folder = root.parent / "kernels" / "evidence"
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(folder.glob("bench--*.json")) if folder.is_dir() else []:
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for run in record.get("runs", []) if isinstance(record, dict) else []:
+            if isinstance(run, dict) and run.get("reference") and run.get("ratio") is not None:
+                out[(run.get("example"), run.get("backend"))] = run
+    return out
+
+
+def _bench_cell(run: dict[str, Any] | None) -> str:
+    if not run:
+        return ""
+    text = f"; {run['ratio']:.2f}x {prose(run['reference'])} measured in the same run"
+    if run.get("floor") is not None:
+        text += f" (floor {run['floor']:.2f}: {'met' if run.get('meets_floor') else 'not met'})"
+    return text
 
 
 def _evidence_cell(record: dict[str, Any] | None) -> str:
@@ -50,7 +74,8 @@ def _evidence_cell(record: dict[str, Any] | None) -> str:
     return ", ".join(parts)
 
 
-def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], g: Glossary) -> str:
+def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], bench: dict[tuple[str, str], dict[str, Any]],
+          g: Glossary) -> str:
     from xlate.kernels.examples import BACKENDS
 
     lines = [f"# {prose(ex.title)}", "", prose(ex.teaches), ""]
@@ -87,9 +112,14 @@ def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], g: Glossary)
             continue
         cpu = CPU_CHECK[backend]
         wanted = [i for key in EXPECT_KEY.get(backend, []) for i in ex.expect.get(key, [])]
+        aot = ex.raw.get("triton_aot") or {}
+        if backend == "triton" and aot:
+            cpu += "; compiled ahead of time for sm_90 and gfx942"
+            wanted += [str(i) for key in ("ptx", "amdgcn") for i in aot.get(key) or []]
         if wanted:
             cpu += "; instructions required: " + ", ".join(code(i) for i in dict.fromkeys(wanted))
-        lines.append(f"| {BACKEND_TITLE[backend]} | {table_cell(cpu) if not wanted else cpu} | {_evidence_cell(evidence.get((ex.name, backend)))} |")
+        gpu = _evidence_cell(evidence.get((ex.name, backend))) + _bench_cell(bench.get((ex.name, backend)))
+        lines.append(f"| {BACKEND_TITLE[backend]} | {table_cell(cpu) if not wanted else cpu} | {gpu} |")
     lines += ["", "Nothing in this gallery was run on an AMD GPU or on Apple silicon: HIP kernels are compiled and their "
               "assembly inspected, Metal kernels are not run where this site was built.", ""]
     return "\n".join(lines)
@@ -103,6 +133,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     if not found:
         return {}
     evidence = _evidence(root)
+    bench = _bench(root)
     out: dict[str, str] = {}
     rows = ["| example | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " | H200 evidence |",
             "|---|" + "---|" * (len(BACKENDS) + 1)]
@@ -111,7 +142,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             ex = load(name, kernels_root)
         except ExampleError:
             continue  # `xlate glossary check` reports broken examples
-        out[f"kernels/{name}.md"] = _page(ex, evidence, g)
+        out[f"kernels/{name}.md"] = _page(ex, evidence, bench, g)
         marks = ["yes" if ex.has(b) else "—" for b in BACKENDS]
         ran = [BACKEND_TITLE[b] for b in BACKENDS if (name, b) in evidence]
         rows.append(f"| [{prose(ex.title)}]({name}.md) | " + " | ".join(marks) + f" | {', '.join(ran) or '—'} |")
