@@ -182,20 +182,19 @@ class SourceView:
 
     def position(self, node: Node) -> tuple[int, int]:
         """1-based (line, column in characters) of a node's start."""
-        row, col_bytes = node.start_point
-        if self._ascii:
-            return row + 1, col_bytes + 1
-        line_start = node.start_byte - col_bytes
-        col = len(self.source[line_start : node.start_byte].decode("utf-8", errors="replace"))
-        return row + 1, col + 1
+        return self._line_column(node.start_point, node.start_byte)
 
     def end_position(self, node: Node) -> tuple[int, int]:
         """1-based (line, column in characters) just past a node's last character."""
-        row, col_bytes = node.end_point
+        return self._line_column(node.end_point, node.end_byte)
+
+    def _line_column(self, point: tuple[int, int], byte: int) -> tuple[int, int]:
+        """1-based (line, column in characters) of a tree-sitter point (row, column in bytes) at `byte`."""
+        row, col_bytes = point
         if self._ascii:
             return row + 1, col_bytes + 1
-        line_start = node.end_byte - col_bytes
-        col = len(self.source[line_start : node.end_byte].decode("utf-8", errors="replace"))
+        line_start = byte - col_bytes
+        col = len(self.source[line_start:byte].decode("utf-8", errors="replace"))
         return row + 1, col + 1
 
     def walk(self, types: set[str] | None = None) -> Iterator[Node]:
