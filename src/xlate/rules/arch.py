@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, register
+from xlate.rules.refs import AMD_GPU_SPECS, HIP_PORTING
 from xlate.rules.syntax import declared_type, name_nodes, strip_parens, text
 
-HIP_PORTING = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"
-AMD_GPU_SPECS = "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"
 
 ARCH_MACROS = frozenset({
     "__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "__CUDA_ARCH_SPECIFIC__", "__CUDA_ARCH_FAMILY_SPECIFIC__",

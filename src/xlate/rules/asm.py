@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_qualified_name, register
+from xlate.rules.refs import HIP_PORTING
 from xlate.rules.syntax import text
 
-HIP_PORTING = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"
 PTX_ISA = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html"
 
 # Fragments that only occur in PTX templates (host inline assembly for x86 or Arm uses none of them).

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_name, register
+from xlate.rules.refs import HIP_EXT, MSL_SPEC
 
-HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 METAL_LOGGING = "https://developer.apple.com/documentation/metal/logging-shader-debug-messages"
-MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
 
 
 @register

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_name, register
+from xlate.rules.refs import CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import name_nodes, text
 
-HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 HIP_COOP = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"
-CUDA_GUIDE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
 CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCUDA/cluster_dims.cu"
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, register
+from xlate.rules.refs import HIP_EXT, HIP_PORTING, MSL_SPEC
 from xlate.rules.syntax import (
     declarator_name,
     file_constants,
@@ -19,9 +20,6 @@ from xlate.rules.syntax import (
 )
 from xlate.rules.threadctx import is_thread_expr
 
-HIP_WARP_DOCS = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
-HIP_PORTING = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"
-MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
 
 # Warp intrinsics whose first argument is a member mask.
 MASKED = frozenset({
@@ -77,7 +75,7 @@ class LaneMaskWidth(Rule):
     severity = Severity.warning
     backends = ("hip",)
     concepts = ("warp-ballot", "warp-active-mask", "lane-id")
-    references = (HIP_WARP_DOCS, HIP_PORTING)
+    references = (HIP_EXT, HIP_PORTING)
     summary = "Lane masks held in 32 bits: 0xffffffff masks, ballot results in `unsigned`, `1 << lane`."
     why = (
         "A CUDA lane mask has one bit per lane of a 32-lane warp, so it fits an `unsigned`. HIP's "
@@ -205,7 +203,7 @@ class WarpSyncMask(Rule):
     severity = Severity.warning
     backends = ("hip", "metal")
     concepts = ("warp-level-primitives", "warp-barrier", "warp-shuffle")
-    references = (HIP_WARP_DOCS, MSL_SPEC)
+    references = (HIP_EXT, MSL_SPEC)
     summary = "A `*_sync` warp intrinsic or `__syncwarp` called with a partial or computed member mask."
     why = (
         "In CUDA the mask of a `*_sync` intrinsic names which lanes take part, and partial masks are used "

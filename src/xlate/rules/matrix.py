@@ -6,11 +6,10 @@ from collections.abc import Iterable
 
 from xlate.rules.asm import asm_template
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, register
+from xlate.rules.refs import HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import text
 
-HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 ROCWMMA = "https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"
-MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
 
 WMMA_FUNCS = frozenset({"load_matrix_sync", "store_matrix_sync", "mma_sync", "fill_fragment", "bmma_sync"})
 MMA_ASM = ("mma.sync", "wgmma.", "ldmatrix", "stmatrix", "tcgen05.", "mma.sp")

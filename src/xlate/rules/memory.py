@@ -17,12 +17,11 @@ from xlate.rules.base import (
     is_kernel,
     register,
 )
+from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import evaluate, file_constants, has_qualifier, name_nodes, strip_parens, text, type_bytes
 
-AMD_GPU_SPECS = "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"
 METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxthreadgroupmemorylength"
 METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
-HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
 
 # Per-block limits the rule compares against. LDS per CU on CDNA3 is read from the MI300X spec sheet
 # (glossary/gpus/mi300x.yaml), where the figure and its source live. Apple's maximum threadgroup memory
@@ -252,7 +251,6 @@ L2_NAMES = frozenset({
     "cudaAccessPropertyPersisting", "cudaAccessPropertyStreaming", "cudaDevAttrMaxPersistingL2CacheSize",
     "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW", "CUaccessPolicyWindow",
 })
-CUDA_BEST_PRACTICES = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
 
 
 @register
@@ -262,7 +260,7 @@ class L2Persistence(Rule):
     severity = Severity.info
     backends = ("metal",)
     concepts = ("l2-cache",)
-    references = (CUDA_BEST_PRACTICES,)
+    references = (CUDA_GUIDE,)
     summary = "L2 persistence controls: access policy windows and the persisting-L2 carve-out."
     why = (
         "Since Ampere, CUDA lets a stream or kernel mark a memory window as persisting in L2 "

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, register
+from xlate.rules.refs import MSL_SPEC
 from xlate.rules.syntax import text
 
-MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
 
 DOUBLE_VECTORS = frozenset({"double1", "double2", "double3", "double4"})
 

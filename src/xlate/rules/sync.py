@@ -8,11 +8,9 @@ from tree_sitter import Node
 
 from xlate.rules.asm import asm_template
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, call_qualified_name, register
+from xlate.rules.refs import CUDA_GUIDE, HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import declared_type, name_nodes, names_in, strip_parens, text
 
-CUDA_GUIDE = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html"
-HIP_EXT = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
-MSL_SPEC = "https://developer.apple.com/metal/Metal-Shading-Language-Specification.pdf"
 
 ASYNC_COPY_NAMES = frozenset({
     "memcpy_async", "__pipeline_memcpy_async", "__pipeline_commit", "__pipeline_wait_prior",

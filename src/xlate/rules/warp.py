@@ -9,12 +9,10 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, register
+from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT, HIP_PORTING
 from xlate.rules.syntax import evaluate, file_constants, int_literal, names_in, operator, strip_parens, text
 from xlate.rules.threadctx import is_lane_expr, is_thread_expr
 
-HIP_WARP_DOCS = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_cpp_language_extensions.html"
-HIP_PORTING = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_porting_guide.html"
-AMD_GPU_SPECS = "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"
 
 SHUFFLE_DELTA = {
     "__shfl_down_sync": 2, "__shfl_up_sync": 2, "__shfl_xor_sync": 2,
@@ -36,7 +34,7 @@ class HardcodedWarpSize(Rule):
     severity = Severity.warning
     backends = ("hip",)
     concepts = ("warp-size", "lane-id", "warp-shuffle")
-    references = (HIP_WARP_DOCS, AMD_GPU_SPECS)
+    references = (HIP_EXT, AMD_GPU_SPECS)
     summary = "A literal 32 (or 31, 5, 16) used as the warp width next to a thread or lane index."
     why = (
         "CUDA warps always have 32 threads, so lane and warp indices are often written as `tid & 31`, "
@@ -215,8 +213,6 @@ class HardcodedWarpSize(Rule):
         return False
 
 
-
-
 WARP_CONSTANT = re.compile(r"(?i)warp|lane|wave|simd")
 
 
@@ -308,7 +304,7 @@ class WarpSizeNotConstexpr(Rule):
     severity = Severity.error
     backends = ("hip",)
     concepts = ("warp-size",)
-    references = (HIP_WARP_DOCS,)
+    references = (HIP_EXT,)
     summary = "`warpSize` used where C++ needs a compile-time constant."
     why = (
         "Since ROCm 7.0, HIP's `warpSize` is no longer a `constexpr`: one binary can target GPUs with "
@@ -408,7 +404,7 @@ class ImplicitWarpSynchronous(Rule):
     severity = Severity.warning
     backends = ("hip", "metal")
     concepts = ("warp", "warp-barrier", "warp-reduce")
-    references = (HIP_WARP_DOCS,)
+    references = (HIP_EXT,)
     summary = "A `volatile` shared-memory warp reduction that relies on lanes running in lockstep."
     why = (
         "The classic last-warp reduction (`vs[tid] += vs[tid + 16]; vs[tid] += vs[tid + 8]; ...` through a "
