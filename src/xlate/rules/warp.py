@@ -10,7 +10,16 @@ from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT, HIP_PORTING
-from xlate.rules.syntax import evaluate, file_constants, int_literal, names_in, operator, strip_parens, text
+from xlate.rules.syntax import (
+    evaluate,
+    file_constants,
+    int_literal,
+    names_in,
+    operator,
+    strip_parens,
+    subscripts,
+    text,
+)
 from xlate.rules.threadctx import is_lane_expr, is_thread_expr
 
 
@@ -193,23 +202,11 @@ class HardcodedWarpSize(Rule):
         if fn is None:
             return False
         lane_vars = _lane_variables(fn)
-        stack = [fn]
-        while stack:
-            cur = stack.pop()
-            if cur.type == "subscript_expression":
-                arg = cur.child_by_field_name("argument")
-                idx = cur.child_by_field_name("indices")
-                if arg is not None and idx is not None and text(arg) == array:
-                    if is_lane_expr(idx) or any(text(n) in lane_vars for n in names_in(idx)):
-                        return True
-                    for b in [idx, *idx.named_children]:
-                        b = strip_parens(b)
-                        if b.type == "binary_expression":
-                            right = b.child_by_field_name("right")
-                            if right is not None and (operator(b), int_literal(strip_parens(right)) or -1) in (
-                                ("&", 31), ("%", 32)):
-                                return True
-            stack.extend(cur.named_children)
+        for idx in subscripts(fn, array):
+            if is_lane_expr(idx) or any(text(n) in lane_vars for n in names_in(idx)):
+                return True
+            if any(_is_fixed_lane_index(strip_parens(b)) for b in [idx, *idx.named_children]):
+                return True
         return False
 
 
@@ -278,6 +275,18 @@ def _upper_bound(cond: Node | None, var: str) -> Node | None:
     return strip_parens(right)
 
 
+# Lane index within a fixed 32-wide warp: `x & 31`, `x % 32`.
+_LANE_INDEX_OPS = (("&", 31), ("%", 32))
+
+
+def _is_fixed_lane_index(expr: Node) -> bool:
+    """Whether an expression (parentheses already stripped) is `x & 31` or `x % 32`."""
+    if expr.type != "binary_expression":
+        return False
+    right = expr.child_by_field_name("right")
+    return right is not None and (operator(expr), int_literal(strip_parens(right)) or -1) in _LANE_INDEX_OPS
+
+
 def _lane_variables(fn: Node) -> set[str]:
     """Locals initialised as a lane index with a fixed width (`x & 31`, `x % 32`)."""
     found: set[str] = set()
@@ -287,12 +296,8 @@ def _lane_variables(fn: Node) -> set[str]:
         if cur.type == "init_declarator":
             ident = cur.child_by_field_name("declarator")
             value = cur.child_by_field_name("value")
-            if ident is not None and value is not None:
-                value = strip_parens(value)
-                right = value.child_by_field_name("right") if value.type == "binary_expression" else None
-                if right is not None and (operator(value), int_literal(strip_parens(right)) or -1) in (
-                        ("&", 31), ("%", 32)):
-                    found.add(text(ident))
+            if ident is not None and value is not None and _is_fixed_lane_index(strip_parens(value)):
+                found.add(text(ident))
         stack.extend(cur.named_children)
     return found
 
@@ -461,20 +466,13 @@ class ImplicitWarpSynchronous(Rule):
         found: set[int] = set()
         if fn is None:
             return found
-        stack = [fn]
-        while stack:
-            cur = stack.pop()
-            if cur.type == "subscript_expression":
-                arg = cur.child_by_field_name("argument")
-                idx = cur.child_by_field_name("indices")
-                if arg is not None and idx is not None and text(arg) == name:
-                    for b in [idx, *idx.named_children]:
-                        b = strip_parens(b)
-                        if b.type == "binary_expression" and operator(b) == "+":
-                            right = b.child_by_field_name("right")
-                            left = b.child_by_field_name("left")
-                            value = int_literal(strip_parens(right)) if right is not None else None
-                            if value in self.STEPS and left is not None and is_thread_expr(src, left):
-                                found.add(value)
-            stack.extend(cur.named_children)
+        for idx in subscripts(fn, name):
+            for b in [idx, *idx.named_children]:
+                b = strip_parens(b)
+                if b.type == "binary_expression" and operator(b) == "+":
+                    right = b.child_by_field_name("right")
+                    left = b.child_by_field_name("left")
+                    value = int_literal(strip_parens(right)) if right is not None else None
+                    if value in self.STEPS and left is not None and is_thread_expr(src, left):
+                        found.add(value)
         return found
