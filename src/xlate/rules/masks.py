@@ -46,6 +46,11 @@ def _mask_calls(src: SourceView) -> Iterable[tuple[Node, str, Node | None]]:
         yield call, call_name(call), (args[0] if args else None)
 
 
+def _is_full32(node: Node) -> bool:
+    """`0xffffffff` written without a 64-bit suffix: a full mask of a 32-lane warp only."""
+    return int_literal(node) == FULL32 and "ll" not in literal_suffix(node)
+
+
 def _contains_mask_result(node: Node) -> bool:
     stack = [node]
     while stack:
@@ -108,7 +113,7 @@ class LaneMaskWidth(Rule):
             if mask is None:
                 continue
             mask = strip_parens(mask)
-            if int_literal(mask) == FULL32 and "ll" not in literal_suffix(mask):
+            if _is_full32(mask):
                 yield self.hazard(
                     src, mask,
                     f"{name} mask 0xffffffff names 32 lanes; HIP masks are 64-bit (wavefronts of 64): use ~0ull",
@@ -176,7 +181,7 @@ class LaneMaskWidth(Rule):
                 continue
             expr = macro_expression(text(value).strip())
             expr = strip_parens(expr) if expr is not None else None
-            if expr is not None and int_literal(expr) == FULL32 and "ll" not in literal_suffix(expr):
+            if expr is not None and _is_full32(expr):
                 yield self.hazard(
                     src, name,
                     f"lane mask {text(name)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: define it as ~0ull",
@@ -189,7 +194,7 @@ class LaneMaskWidth(Rule):
             if value is None or decl.child_by_field_name("declarator") != ident:
                 continue
             value = strip_parens(value)
-            if int_literal(value) == FULL32 and "ll" not in literal_suffix(value):
+            if _is_full32(value):
                 yield self.hazard(
                     src, value,
                     f"lane mask {text(ident)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: use ~0ull",
