@@ -336,6 +336,10 @@ class SourceView:
         self._memo[key] = found
         return found
 
+    def device_calls(self, names: Iterable[str]) -> Iterator[Node]:
+        """The calls of `names` (see calls) made from device code, in document order."""
+        return (call for call in self.calls(names) if self.in_device_code(call))
+
     def qualified(self, qualifier: str, types: tuple[str, ...] = ("declaration",)) -> list[Node]:
         """Declarations (of the given node types) carrying a qualifier, as has_qualifier would say."""
         key = ("qualified", qualifier, types)

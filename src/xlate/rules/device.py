@@ -45,14 +45,12 @@ class DeviceClock(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.calls(("clock", "clock64")):
-            name = call_name(call)
-            if src.in_device_code(call):
-                yield self.hazard(
-                    src, call,
-                    f"{name}() counts cycles at a varying rate on AMD (use wall_clock64 with the wall-clock "
-                    "rate) and has no Metal equivalent: time whole dispatches instead",
-                )
+        for call in src.device_calls(("clock", "clock64")):
+            yield self.hazard(
+                src, call,
+                f"{call_name(call)}() counts cycles at a varying rate on AMD (use wall_clock64 with the wall-clock "
+                "rate) and has no Metal equivalent: time whole dispatches instead",
+            )
 
 
 @register
@@ -77,13 +75,12 @@ class DevicePrintf(Rule):
     fixed_example = "__global__ void k(int n, int* debug) { if (threadIdx.x == 0) debug[0] = n; }\n"
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.calls(("printf",)):
-            if src.in_device_code(call):
-                yield self.hazard(
-                    src, call,
-                    "printf in device code: Metal has no printf (os_log needs Metal 3.2 and logging enabled); "
-                    "write diagnostics to a buffer",
-                )
+        for call in src.device_calls(("printf",)):
+            yield self.hazard(
+                src, call,
+                "printf in device code: Metal has no printf (os_log needs Metal 3.2 and logging enabled); "
+                "write diagnostics to a buffer",
+            )
 
 
 @register
@@ -117,11 +114,9 @@ class DeviceMalloc(Rule):
     )
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
-        for call in src.calls(("malloc", "free", "realloc", "calloc")):
-            name = call_name(call)
-            if src.in_device_code(call):
-                yield self.hazard(src, call, f"{name} in device code: Metal kernels cannot allocate; "
-                                             "allocate on the host and pass the buffer in")
+        for call in src.device_calls(("malloc", "free", "realloc", "calloc")):
+            yield self.hazard(src, call, f"{call_name(call)} in device code: Metal kernels cannot allocate; "
+                                         "allocate on the host and pass the buffer in")
         for node in src.nodes("new_expression", "delete_expression"):
             if src.in_device_code(node):
                 what = "new" if node.type == "new_expression" else "delete"

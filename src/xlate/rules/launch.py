@@ -111,13 +111,11 @@ class DynamicParallelism(Rule):
                     f"kernel '{call_name(call)}' launched from device code: HIP and Metal launch kernels only "
                     "from the host; split the kernel or launch from the host",
                 )
-        for call in src.calls(DEVICE_LAUNCH_API):
-            name = call_name(call)
-            if src.in_device_code(call):
-                yield self.hazard(
-                    src, call,
-                    f"{name} called on the device is part of dynamic parallelism, which HIP and Metal lack",
-                )
+        for call in src.device_calls(DEVICE_LAUNCH_API):
+            yield self.hazard(
+                src, call,
+                f"{call_name(call)} called on the device is part of dynamic parallelism, which HIP and Metal lack",
+            )
         for node in name_nodes(src, DEVICE_LAUNCH_NAMES):
             yield self.hazard(src, node, f"{text(node)} is a device-side launch stream with no HIP or Metal equivalent")
 
