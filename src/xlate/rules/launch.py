@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_name, register
+from xlate.rules.base import Hazard, Rule, Severity, SourceView, SymbolRule, call_name, register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import name_nodes, text
 
@@ -136,7 +136,7 @@ CLUSTER_NAMES = frozenset({
 
 
 @register
-class ThreadBlockCluster(Rule):
+class ThreadBlockCluster(SymbolRule):
     code = "XL032"
     name = "thread-block-cluster"
     severity = Severity.error
@@ -171,13 +171,11 @@ class ThreadBlockCluster(Rule):
         "}\n"
     )
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, CLUSTER_NAMES):
-            yield self.hazard(
-                src, node,
-                f"{text(node)}: thread block clusters and distributed shared memory need NVIDIA Hopper or "
-                "later (on AMD only gfx1250); on MI300-class GPUs and Metal exchange data through global memory",
-            )
+    symbols = CLUSTER_NAMES
+    after_name = (
+        ": thread block clusters and distributed shared memory need NVIDIA Hopper or "
+        "later (on AMD only gfx1250); on MI300-class GPUs and Metal exchange data through global memory"
+    )
 
 
 GRID_SYNC_NAMES = frozenset({
@@ -188,7 +186,7 @@ GRID_SYNC_NAMES = frozenset({
 
 
 @register
-class CooperativeGridSync(Rule):
+class CooperativeGridSync(SymbolRule):
     code = "XL033"
     name = "cooperative-grid-sync"
     severity = Severity.warning
@@ -221,10 +219,8 @@ class CooperativeGridSync(Rule):
         "__global__ void phase2(float* x) { /* reads what phase1 wrote */ }\n"
     )
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, GRID_SYNC_NAMES):
-            yield self.hazard(
-                src, node,
-                f"{text(node)}: a grid-wide barrier needs a cooperative launch (hipLaunchCooperativeKernel on "
-                "HIP, with all blocks co-resident); Metal has none: split into dispatches",
-            )
+    symbols = GRID_SYNC_NAMES
+    after_name = (
+        ": a grid-wide barrier needs a cooperative launch (hipLaunchCooperativeKernel on "
+        "HIP, with all blocks co-resident); Metal has none: split into dispatches"
+    )

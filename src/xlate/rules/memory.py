@@ -12,6 +12,7 @@ from xlate.rules.base import (
     Rule,
     Severity,
     SourceView,
+    SymbolRule,
     call_arguments,
     call_name,
     is_kernel,
@@ -254,7 +255,7 @@ L2_NAMES = frozenset({
 
 
 @register
-class L2Persistence(Rule):
+class L2Persistence(SymbolRule):
     code = "XL042"
     name = "l2-persistence"
     severity = Severity.info
@@ -276,9 +277,5 @@ class L2Persistence(Rule):
     fix = "Drop the hint on Metal (and measure); improve locality by tiling or by reusing data within a dispatch instead."
     fixed_example = "// no cache-residency hint: rely on tiling for reuse\n"
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, L2_NAMES):
-            yield self.hazard(
-                src, node,
-                f"{text(node)} is an L2 persistence hint; Metal has no cache-residency control: drop it there",
-            )
+    symbols = L2_NAMES
+    after_name = " is an L2 persistence hint; Metal has no cache-residency control: drop it there"
