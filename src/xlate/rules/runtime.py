@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, register
-from xlate.rules.refs import HIP_PORTING
 from xlate.rules.syntax import strip_parens, text
 
 HIP_RUNTIME_SOURCE = "https://github.com/ROCm/clr"

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, register
-from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT, HIP_PORTING
+from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT
 from xlate.rules.syntax import (
     evaluate,
     file_constants,
