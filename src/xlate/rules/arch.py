@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, register
+from xlate.rules.base import Hazard, Rule, Severity, SourceView, SymbolRule, ancestors, register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_PORTING
 from xlate.rules.syntax import declared_type, name_nodes, strip_parens, text
 
@@ -23,7 +23,7 @@ PREPROC_CONDITIONS = ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_el
 
 
 @register
-class CudaArchMacro(Rule):
+class CudaArchMacro(SymbolRule):
     code = "XL080"
     name = "cuda-arch-macro"
     severity = Severity.warning
@@ -62,15 +62,14 @@ class CudaArchMacro(Rule):
         "}\n"
     )
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, ARCH_MACROS):
-            if _guarded_by_hip(node):
-                continue
-            yield self.hazard(
-                src, node,
-                f"{text(node)} is never defined by HIP-Clang or Metal, so this test takes the non-CUDA branch: "
-                "use __HIP_DEVICE_COMPILE__ or __HIP_ARCH_HAS_* feature macros",
-            )
+    symbols = ARCH_MACROS
+    after_name = (
+        " is never defined by HIP-Clang or Metal, so this test takes the non-CUDA branch: "
+        "use __HIP_DEVICE_COMPILE__ or __HIP_ARCH_HAS_* feature macros"
+    )
+
+    def applies(self, node: Node) -> bool:
+        return not _guarded_by_hip(node)
 
 
 def _guarded_by_hip(node: Node) -> bool:
@@ -83,7 +82,7 @@ def _guarded_by_hip(node: Node) -> bool:
 
 
 @register
-class CudaCompilerMacro(Rule):
+class CudaCompilerMacro(SymbolRule):
     code = "XL081"
     name = "cuda-compiler-macro"
     severity = Severity.warning
@@ -114,15 +113,14 @@ class CudaCompilerMacro(Rule):
         "#endif\n"
     )
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, COMPILER_MACROS):
-            if not any(p.type in PREPROC_CONDITIONS for p in ancestors(node)) or _guarded_by_hip(node):
-                continue
-            yield self.hazard(
-                src, node,
-                f"{text(node)} is not defined when amdclang++ compiles HIP: also test __HIPCC__ "
-                "(or __HIP_PLATFORM_AMD__) so HIP takes the device-capable branch",
-            )
+    symbols = COMPILER_MACROS
+    after_name = (
+        " is not defined when amdclang++ compiles HIP: also test __HIPCC__ "
+        "(or __HIP_PLATFORM_AMD__) so HIP takes the device-capable branch"
+    )
+
+    def applies(self, node: Node) -> bool:
+        return any(p.type in PREPROC_CONDITIONS for p in ancestors(node)) and not _guarded_by_hip(node)
 
 
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})

@@ -571,17 +571,23 @@ class Rule:
 
 
 class SymbolRule(Rule):
-    """A rule whose every finding is a use of one of `symbols` (the first on its line): the message is
-    the symbol followed by `after_name`, the same advice wherever it appears."""
+    """A rule whose every finding is a use of one of `symbols` (the first on its line, kept when
+    `applies` says so): the message is the symbol followed by `after_name`, the same advice wherever
+    it appears."""
 
     symbols: ClassVar[frozenset[str]]
     after_name: ClassVar[str]
+
+    def applies(self, node: Node) -> bool:
+        """Whether this use is a finding (subclasses narrow it, e.g. to preprocessor conditions)."""
+        return True
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         from xlate.rules.syntax import name_nodes, text
 
         for node in name_nodes(src, self.symbols):
-            yield self.hazard(src, node, text(node) + self.after_name)
+            if self.applies(node):
+                yield self.hazard(src, node, text(node) + self.after_name)
 
 
 REGISTRY: dict[str, Rule] = {}

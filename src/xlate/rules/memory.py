@@ -19,7 +19,7 @@ from xlate.rules.base import (
     register,
 )
 from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
-from xlate.rules.syntax import evaluate, file_constants, has_qualifier, name_nodes, strip_parens, text, type_bytes
+from xlate.rules.syntax import evaluate, file_constants, has_qualifier, strip_parens, text, type_bytes
 
 METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxthreadgroupmemorylength"
 METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
@@ -198,7 +198,7 @@ TEXTURE_NAMES = frozenset({
 
 
 @register
-class TextureObject(Rule):
+class TextureObject(SymbolRule):
     code = "XL041"
     name = "texture-object"
     severity = Severity.warning
@@ -231,19 +231,18 @@ class TextureObject(Rule):
         "}\n"
     )
 
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        for node in name_nodes(src, TEXTURE_NAMES):
-            name = text(node)
-            if name in ("texture", "surface"):
-                # only the legacy template `texture<T, dim, mode>` / `surface<void, dim>`, not any variable
-                parent = node.parent
-                if parent is None or parent.type != "template_type":
-                    continue
-            yield self.hazard(
-                src, node,
-                f"{name}: texture support on HIP is partial and absent on some AMD GPUs (__HIP_NO_IMAGE_SUPPORT); "
-                "Metal binds textures as typed arguments with samplers: read global memory instead or rewrite",
-            )
+    symbols = TEXTURE_NAMES
+    after_name = (
+        ": texture support on HIP is partial and absent on some AMD GPUs (__HIP_NO_IMAGE_SUPPORT); "
+        "Metal binds textures as typed arguments with samplers: read global memory instead or rewrite"
+    )
+
+    def applies(self, node: Node) -> bool:
+        if text(node) in ("texture", "surface"):
+            # only the legacy template `texture<T, dim, mode>` / `surface<void, dim>`, not any variable
+            parent = node.parent
+            return parent is not None and parent.type == "template_type"
+        return True
 
 
 L2_NAMES = frozenset({

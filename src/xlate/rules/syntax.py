@@ -311,7 +311,6 @@ def name_nodes(src: SourceView, names: frozenset[str] | set[str]) -> Iterator[No
     lines: set[int] = set()
     for node in src.named(names):
         row = node.start_point[0]
-        if True:
-            if row not in lines:
-                lines.add(row)
-                yield node
+        if row not in lines:
+            lines.add(row)
+            yield node
