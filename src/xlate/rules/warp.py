@@ -360,6 +360,16 @@ _EXPRESSION_TYPES = frozenset({
 })
 
 
+# Constructs whose every part must be a compile-time constant, and how a finding names them.
+_CONSTANT_CONSTRUCTS = {
+    "template_argument_list": "a template argument",
+    "static_assert_declaration": "a static_assert condition",
+    "launch_bounds": "a __launch_bounds__ argument",
+    "enumerator": "an enumerator value",
+    "bitfield_clause": "a bit-field width",
+}
+
+
 def _constant_context(node: Node) -> str | None:
     child = node
     for parent in ancestors(node):
@@ -367,20 +377,13 @@ def _constant_context(node: Node) -> str | None:
         if t in _EXPRESSION_TYPES:
             child = parent
             continue
+        construct = _CONSTANT_CONSTRUCTS.get(t)
+        if construct is not None:
+            return construct
         if t == "array_declarator" and parent.child_by_field_name("size") == child:
             return "an array size"
-        if t == "template_argument_list":
-            return "a template argument"
-        if t == "static_assert_declaration":
-            return "a static_assert condition"
         if t == "case_statement" and parent.child_by_field_name("value") == child:
             return "a case label"
-        if t == "launch_bounds":
-            return "a __launch_bounds__ argument"
-        if t == "enumerator":
-            return "an enumerator value"
-        if t == "bitfield_clause":
-            return "a bit-field width"
         if t == "optional_parameter_declaration" and parent.parent is not None and (
             parent.parent.type == "template_parameter_list"
         ):
