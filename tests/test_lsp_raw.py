@@ -7,6 +7,7 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +87,33 @@ def test_malformed_messages_do_not_stop_the_server(raw: RawClient) -> None:
     assert raw.answer(3)["error"]["code"] == -32601  # method not found
     assert "__syncthreads" in json.dumps(raw.answer(4)["result"])
     assert raw.proc.poll() is None
+
+
+def _children(pid: int) -> list[str]:
+    """Processes whose parent is pid, read from /proc/<n>/stat (field 4 is the parent's pid)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == str(pid):
+            out.append(stat.parent.name)
+    return out
+
+
+def test_the_worker_process_ends_when_the_server_is_killed(raw: RawClient) -> None:
+    raw.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": {"uri": "file:///w.cu", "languageId": "cuda", "version": 1,
+                                          "text": "__global__ void k(unsigned* m) { *m = __ballot_sync(0xffffffff, 1); }\n"}}})
+    while "publishDiagnostics" not in json.dumps(raw.read()):
+        pass  # the whole-file pass ran in the worker, so the worker exists now
+    children = _children(raw.proc.pid)
+    assert children, "the server started no worker"
+    raw.proc.kill()
+    raw.proc.wait(timeout=10)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
+        time.sleep(0.2)
+    alive = [pid for pid in children if Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text()]
+    assert alive == [], f"worker processes outlived the server: {alive}"

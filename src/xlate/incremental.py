@@ -172,6 +172,25 @@ class IncrementalHazards:
 _WORKER_STATE: dict[str, Any] = {}
 
 
+def exit_with_parent(interval_s: float = 1.0) -> None:
+    """Worker initializer: end this process when the editor's server is gone, however it ended.
+
+    A server killed outright cannot shut its worker down, and an orphaned worker would idle forever.
+    """
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval_s)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
 def explain_hazards(shown: str, text: str) -> list[Hazard]:
     """A whole-file pass, as a plain function a worker process can run (loads the symbol map once)."""
     from xlate import symbols

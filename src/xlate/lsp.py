@@ -81,7 +81,10 @@ class XlateServer(LanguageServer):
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            from xlate.incremental import exit_with_parent
+
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                               initializer=exit_with_parent)
         return self._worker
 
     def restart_worker(self) -> None:
