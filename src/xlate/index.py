@@ -6,11 +6,9 @@ validation unless the cache is stale; `rapidfuzz` is imported only when exact ma
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +41,8 @@ def _input_files(root: Path) -> list[Path]:
 
 
 def content_hash(root: Path) -> str:
+    import hashlib  # only when the content changed: a cold lookup normally needs no digest
+
     digest = hashlib.blake2b(digest_size=16)
     digest.update(str(INDEX_VERSION).encode())
     for path in _input_files(root):
@@ -57,13 +57,23 @@ def loose(text: str) -> str:
     return re.sub(r"[\s_\-:.()<>\[\]*&,/]+", "", text.casefold())
 
 
-@dataclass
 class Match:
-    concept: str
-    score: float
-    matched: str
-    kind: str  # symbol, name, alias, title, id, fuzzy
-    backend: str | None
+    """One ranked answer. A plain slotted class: a cold lookup does not pay for importing dataclasses."""
+
+    __slots__ = ("concept", "score", "matched", "kind", "backend")
+
+    def __init__(self, concept: str, score: float, matched: str, kind: str, backend: str | None) -> None:
+        self.concept = concept
+        self.score = score
+        self.matched = matched
+        self.kind = kind  # symbol, name, alias, title, id, fuzzy
+        self.backend = backend
+
+    def __repr__(self) -> str:
+        return f"Match({self.concept!r}, {self.score!r}, {self.matched!r}, {self.kind!r}, {self.backend!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Match) and all(getattr(self, f) == getattr(other, f) for f in self.__slots__)
 
 
 class IndexError_(Exception):
@@ -197,6 +207,28 @@ def _tables(index: dict[str, Any]) -> tuple[dict[str, list[tuple]], dict[str, li
     return exact, folded, loose_map
 
 
+_SEARCHES: dict[int, int] = {}
+TABLES_AFTER = 3  # searches of one index before building its tables pays off (an editor asks thousands)
+
+
+def _lookups(index: dict[str, Any], q: str) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]:
+    """The entries spelled like q, three ways. A one-off query scans the labels (cheaper than building
+    tables); an index searched repeatedly gets tables."""
+    count = _SEARCHES.get(id(index), 0) + 1
+    _SEARCHES.clear()
+    _SEARCHES[id(index)] = count
+    cached = _TABLES.get(id(index))
+    if count > TABLES_AFTER or (cached is not None and cached[0] is index):
+        return _tables(index)
+    labels = index["labels"]
+    q_folded, q_loose = q.casefold(), loose(q)
+    precomputed = index.get("loose") or [loose(e[0]) for e in labels]
+    exact = {q: [tuple(e) for e in labels if e[0] == q]}
+    folded = {q_folded: [tuple(e) for e in labels if e[0].casefold() == q_folded]}
+    loose_map = {q_loose: [tuple(labels[i]) for i, key in enumerate(precomputed) if key == q_loose]} if q_loose else {}
+    return exact, folded, loose_map
+
+
 def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol > exact name/alias > loose spelling > fuzzy."""
     q = clean_query(query)
@@ -211,7 +243,7 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
     def allowed(label_backend: str | None) -> bool:
         return not (backend and label_backend and label_backend != backend)
 
-    exact, folded, loose_map = _tables(index)
+    exact, folded, loose_map = _lookups(index, q)
     for label, cid, kind, label_backend in exact.get(q, ()):
         if kind == "symbol" and allowed(label_backend):
             offer(Match(cid, SCORE_SYMBOL, label, kind, label_backend))
