@@ -53,6 +53,14 @@ def test_unknown_concept_is_reported_with_its_line(tmp_path: Path, real: gl.Glos
     assert "unknown concept 'no-such-concept'" in found[0].message
 
 
+def test_a_concept_listed_twice_is_reported(tmp_path: Path, real: gl.Glossary) -> None:
+    text = HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n" \
+                  "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n"
+    root = _tree(tmp_path, text, {"demo.cu": CU})
+    (p,) = ec.problems(root, real)
+    assert p.line == 6 and "listed twice (first on line 4)" in p.message
+
+
 def test_symbol_missing_from_file_is_reported(tmp_path: Path, real: gl.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols:\n      cuda: __shfl_up_sync\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})

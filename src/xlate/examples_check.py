@@ -115,6 +115,7 @@ def _check_example(path: Path, root: Path, glossary: Glossary, links: list[Link]
         return out
     folder = path.parent
     code_cache: dict[str, str] = {}
+    seen: dict[str, int] = {}
     for i, link in enumerate(concepts):
         where = loaded.line_of(("concepts", i))
         if not isinstance(link, dict) or not isinstance(link.get("concept"), str):
@@ -123,6 +124,10 @@ def _check_example(path: Path, root: Path, glossary: Glossary, links: list[Link]
         cid = link["concept"]
         if cid not in glossary.concepts:
             out.append(Problem(shown, loaded.line_of(("concepts", i, "concept")), f"unknown concept {cid!r}"))
+        if cid in seen:
+            out.append(Problem(shown, loaded.line_of(("concepts", i, "concept")),
+                               f"{cid} is listed twice (first on line {seen[cid]}); give it one entry with every backend's symbol"))
+        seen.setdefault(cid, loaded.line_of(("concepts", i, "concept")))
         symbols = link.get("symbols")
         if not isinstance(symbols, dict) or not symbols:
             out.append(Problem(shown, where, f"{cid}: `symbols` must map backends to the code that shows the concept"))
