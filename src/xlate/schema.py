@@ -6,16 +6,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic.json_schema import models_json_schema
-
-from xlate.model import Concept, GpuSpec
-
 SCHEMA_FILE = "schema.json"
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema.json"
 
 
 def glossary_schema() -> dict[str, Any]:
     """One schema for every glossary YAML file: a concept or a GPU spec sheet."""
+    # Imported here: the constants above are read by code (and tests) that must not need pydantic.
+    from pydantic.json_schema import models_json_schema
+
+    from xlate.model import Concept, GpuSpec
+
     _, defs = models_json_schema([(Concept, "validation"), (GpuSpec, "validation")], ref_template="#/$defs/{model}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
