@@ -23,29 +23,34 @@ CPU_CHECK = {
 EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"]}
 
 
-def _evidence(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
+def _records(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Every evidence file, read once: (file name, record). A file that does not parse is skipped here;
+    the evidence tests report it."""
     folder = root.parent / "kernels" / "evidence"
-    out: dict[tuple[str, str], dict[str, Any]] = {}
+    out: list[tuple[str, dict[str, Any]]] = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(record, dict) and "example" in record and "backend" in record and "throughput" in record:
-            out[(record["example"], record["backend"])] = record
+        if isinstance(record, dict):
+            out.append((path.name, record))
     return out
 
 
-def _bench(root: Path) -> dict[tuple[str, str], dict[str, Any]]:
+def _evidence(records: list[tuple[str, dict[str, Any]]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """One run of one example on one backend, keyed by (example, backend)."""
+    return {(r["example"], r["backend"]): r for _, r in records
+            if "example" in r and "backend" in r and "throughput" in r}
+
+
+def _bench(records: list[tuple[str, dict[str, Any]]]) -> dict[tuple[str, str], dict[str, Any]]:
     """Same-run comparisons against a reference (copy bandwidth, torch, cuBLAS) from the benchmark records."""
-    folder = root.parent / "kernels" / "evidence"
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    for path in sorted(folder.glob("bench--*.json")) if folder.is_dir() else []:
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    for name, record in records:
+        if not name.startswith("bench--"):
             continue
-        for run in record.get("runs", []) if isinstance(record, dict) else []:
+        for run in record.get("runs", []):
             if isinstance(run, dict) and run.get("reference") and run.get("ratio") is not None:
                 out[(run.get("example"), run.get("backend"))] = run
     return out
@@ -132,8 +137,9 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     found = names(kernels_root)
     if not found:
         return {}
-    evidence = _evidence(root)
-    bench = _bench(root)
+    records = _records(root)
+    evidence = _evidence(records)
+    bench = _bench(records)
     out: dict[str, str] = {}
     rows = ["| example | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " | H200 evidence |",
             "|---|" + "---|" * (len(BACKENDS) + 1)]
