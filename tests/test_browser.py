@@ -108,9 +108,18 @@ def test_search_lands_on_the_right_page(page: object, server: str, query: str, e
     box = page.locator("input.md-search__input")
     box.wait_for(state="visible")
     box.click()
-    box.fill(query)
     results = page.locator("li.md-search-result__item > a.md-search-result__link")
-    results.first.wait_for(timeout=15000)
+    # Material builds its search index in a worker after the page loads; a query typed before the
+    # index is ready may get no answer, so type it again until results appear (bounded).
+    for attempt in range(3):
+        box.fill("")
+        box.fill(query)
+        try:
+            results.first.wait_for(timeout=10000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
     hrefs = [results.nth(i).get_attribute("href") for i in range(min(5, results.count()))]
     _shot(page, f"search-{re.sub(r'[^a-z0-9]+', '-', query.lower())}")
     assert any(expected in (h or "") for h in hrefs), hrefs
