@@ -143,3 +143,31 @@ def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arr
     part = dict(inputs)
     part["a"] = inputs["a"][rows]
     return _gemm_ref(part)
+
+
+# --- examples added with the second round of the gallery ------------------------------------------
+
+
+def _compaction(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"x": rng.standard_normal(n, dtype=np.float32)}
+
+
+def _compaction_ref(x: Arrays) -> Arrays:
+    kept = x["x"][x["x"] > 0]
+    return {"count": np.array([kept.size]), "y": np.sort(kept).astype(np.float64)}
+
+
+def _compaction_canonical(out: Arrays) -> Arrays:
+    """Blocks claim their output ranges atomically, so the order across blocks is the scheduler's:
+    compare the first `count` slots as a sorted multiset (a slot written twice or left unwritten
+    still fails, since then a value is missing or NaN)."""
+    count = int(np.asarray(out["count"]).reshape(-1)[0])
+    y = np.asarray(out["y"]).reshape(-1)
+    if not 0 <= count <= y.size:
+        raise ValueError(f"count {count} outside 0..{y.size}")
+    return {"count": np.array([count]), "y": np.sort(y[:count])}
+
+
+PROBLEMS["compaction"] = Problem(_compaction, _compaction_ref, lambda s: 4 * s[0] + 2 * s[0], lambda s: 0,
+                                 canonical=_compaction_canonical)
