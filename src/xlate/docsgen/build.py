@@ -184,14 +184,30 @@ def _run(cmd: list[str], cwd: Path, engine: str) -> None:
         raise DocsError(f"{engine} build failed:\n{out}")
 
 
+def read_config(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as data, `!ENV [NAME, default]` resolved as mkdocs resolves it."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        names = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [loader.construct_scalar(node)]
+        for name in names[:-1] if len(names) > 1 else names:
+            if os.environ.get(str(name)):
+                return os.environ[str(name)]
+        return names[-1] if len(names) > 1 else None
+
+    Loader.add_constructor("!ENV", env)
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 (a SafeLoader subclass)
+
+
 def stage(target: Path, root: Path | None = None) -> Path:
     """A self-contained copy of the site's sources for an engine that runs no hooks (zensical).
 
     target gets docs/ (hand-written pages, the generated pages, the home page's table filled in) and a
     mkdocs.yml with the full navigation and without `hooks:`. Returns the staged config file.
     """
-    import yaml
-
     from xlate.docsgen import hook
 
     repo = repo_root()
@@ -209,10 +225,16 @@ def stage(target: Path, root: Path | None = None) -> Path:
         filled = hook.fill_placeholders(text, g)
         if filled != text:
             md.write_text(filled, encoding="utf-8")
-    config = yaml.safe_load((repo / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = read_config(repo / "mkdocs.yml")
     config.pop("hooks", None)
+    theme = config.get("theme", {})
+    if isinstance(theme, dict) and theme.get("custom_dir"):
+        shutil.copytree(repo / theme["custom_dir"], target / "theme")
+        theme["custom_dir"] = "theme"
     config["nav"] = expand_nav(config.get("nav", []), pages, titles_of(pages))
     out = target / "mkdocs.yml"
+    import yaml
+
     out.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return out
 
