@@ -215,6 +215,14 @@ def explain(
     raise typer.Exit(run(paths, backend, fmt, fail_on, include, exclude, jobs, glossary=root))
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}, add_help_option=False)
+def translate(ctx: typer.Context) -> None:
+    """Translate CUDA source to HIP by the symbol rows (`xlate translate --help` lists the options)."""
+    from xlate.translate.cli import main
+
+    raise typer.Exit(main(list(ctx.args)))
+
+
 @glossary_app.command("coverage")
 def glossary_coverage(
     root: Optional[Path] = GlossaryOption,
