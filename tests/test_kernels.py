@@ -53,7 +53,7 @@ def test_every_backend_has_a_file_or_a_reason(name: str) -> None:
             assert len(ex.absent[backend]) > 40 and not ex.source(backend).exists()
         else:
             assert ex.source(backend).is_file(), f"{name}: missing {ex.source(backend).name}"
-    assert ex.teaches and ex.tolerance >= 0 and ex.metric in ("bandwidth", "compute", "host-link")
+    assert ex.teaches and ex.tolerance >= 0 and ex.metric in ("bandwidth", "compute", "host-link", "launch")
     assert ex.expect.get("sass") and ex.expect.get("amdgcn")
 
 

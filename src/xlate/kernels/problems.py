@@ -216,3 +216,26 @@ def _atomics_canonical(out: Arrays) -> Arrays:
 
 
 PROBLEMS["atomics"] = Problem(_atomics, _atomics_ref, lambda s: 8 * s[0], lambda s: 0, canonical=_atomics_canonical)
+
+
+def _grid_sync_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    total = v.sum()
+    return {"y": v / total, "total": np.array([total]), "host_total": np.array([total])}
+
+
+PROBLEMS["grid-sync"] = Problem(_reduction, _grid_sync_ref, lambda s: 12 * s[0], lambda s: 2 * s[0])
+
+
+GRAPH_STEPS = 32  # must match the kernels' chain length
+
+
+def _graphs_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    for _ in range(GRAPH_STEPS):
+        v = v * 0.999 + 0.001
+    return {"y": v}
+
+
+# "flops" counts the kernels in one pass of the chain: the launch metric divides it by the time
+PROBLEMS["graphs"] = Problem(_streams, _graphs_ref, lambda s: 8 * GRAPH_STEPS * s[0], lambda s: GRAPH_STEPS)

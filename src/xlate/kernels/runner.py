@@ -101,12 +101,16 @@ def _throughput(ex: Example, size: tuple[int, ...], ms: float) -> tuple[float, s
     p = problems.PROBLEMS[ex.name]
     if ex.metric == "compute":
         return p.flops(size) / (ms * 1e-3) / 1e12, "TFLOP/s"
+    if ex.metric == "launch":  # a chain of tiny kernels: what counts is kernels completed per second
+        return p.flops(size) / (ms * 1e-3) / 1e3, "k kernels/s"
     return p.bytes_moved(size) / (ms * 1e-3) / 1e9, "GB/s"
 
 
 def _roofline(ex: Example, value: float, device_name: str) -> tuple[float | None, str | None]:
     if ex.metric == "host-link":
         return None, "host-to-device copies; the spec sheets record no host-link bandwidth"
+    if ex.metric == "launch":
+        return None, "launch-bound chain of small kernels; no spec-sheet ceiling applies"
     spec = specs.find(device_name)
     if spec is None:
         return None, f"no spec sheet in glossary/gpus matches {device_name!r}"
