@@ -510,7 +510,10 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
-    ranked = sorted(best.values(), key=lambda m: (-m.score, m.concept))
+    # Equal scores: a concept that also carries the query as its own name or alias (thread-block for
+    # "threadgroup") ranks before one reached only through a symbol (the __shared__ row's `threadgroup`).
+    named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
+    ranked = sorted(best.values(), key=lambda m: (-m.score, m.concept not in named, m.concept))
     return ranked[:limit]
 
 
