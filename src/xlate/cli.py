@@ -97,6 +97,22 @@ def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
     typer.echo(f"wrote {schema.write(_root(root))}")
 
 
+@glossary_app.command("claims")
+def glossary_claims(
+    show: str = typer.Option("missing", "--show", help="missing (claims without evidence), backed or all"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
+    max_missing: Optional[int] = typer.Option(None, "--max-missing", help="exit 1 if more claims than this lack evidence"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """List the non-trivial claims (numbers, versions, defaults, 'does not exist') and which carry evidence."""
+    from xlate.claims import run
+
+    if show not in ("missing", "backed", "all") or fmt not in ("text", "json"):
+        typer.echo("error: --show is missing, backed or all; --format is text or json", err=True)
+        raise typer.Exit(2)
+    raise typer.Exit(run(_root(root), show, fmt, max_missing))
+
+
 @glossary_app.command("fix-edges")
 @_refusals
 def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:

@@ -47,7 +47,7 @@ class Execution:
 
 def harness_files(backend: str) -> list[Path]:
     common = kernels_root() / "common"
-    return {"cuda": [common / "harness.cuh"], "hip": [common / "harness_hip.h"]}.get(backend, [])
+    return {"cuda": [common / "harness.cuh"], "hip": [common / "harness_hip.h", common / "hip_cg.h"]}.get(backend, [])
 
 
 def sources(ex: Example, backend: str) -> list[Path]:

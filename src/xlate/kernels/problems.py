@@ -34,6 +34,9 @@ class Problem:
     flops: Callable[[tuple[int, ...]], int]
     # rows of a matrix output checked against the reference when it is too large to compute whole
     sample_rows: int | None = None
+    # outputs whose order legitimately depends on scheduling (atomically claimed slots) are put
+    # into a canonical form before the comparison
+    canonical: Callable[[Arrays], Arrays] | None = None
 
 
 def _vector_add(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
@@ -140,3 +143,76 @@ def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arr
     part = dict(inputs)
     part["a"] = inputs["a"][rows]
     return _gemm_ref(part)
+
+
+# --- examples added with the second round of the gallery ------------------------------------------
+
+
+def _compaction(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"x": rng.standard_normal(n, dtype=np.float32)}
+
+
+def _compaction_ref(x: Arrays) -> Arrays:
+    kept = x["x"][x["x"] > 0]
+    return {"count": np.array([kept.size]), "y": np.sort(kept).astype(np.float64)}
+
+
+def _compaction_canonical(out: Arrays) -> Arrays:
+    """Blocks claim their output ranges atomically, so the order across blocks is the scheduler's:
+    compare the first `count` slots as a sorted multiset (a slot written twice or left unwritten
+    still fails, since then a value is missing or NaN)."""
+    count = int(np.asarray(out["count"]).reshape(-1)[0])
+    y = np.asarray(out["y"]).reshape(-1)
+    if not 0 <= count <= y.size:
+        raise ValueError(f"count {count} outside 0..{y.size}")
+    return {"count": np.array([count]), "y": np.sort(y[:count])}
+
+
+PROBLEMS["compaction"] = Problem(_compaction, _compaction_ref, lambda s: 4 * s[0] + 2 * s[0], lambda s: 0,
+                                 canonical=_compaction_canonical)
+
+
+ATOMIC_BUCKETS = 1024  # must match the kernels
+
+
+def _atomics(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"keys": rng.integers(0, ATOMIC_BUCKETS, n, dtype=np.int32),
+            "vals": rng.integers(-2**20, 2**20 + 1, n, dtype=np.int32)}
+
+
+def _atomics_ref(x: Arrays) -> Arrays:
+    k, v = x["keys"].astype(np.int64), x["vals"].astype(np.int64)
+    order = np.argsort(k, kind="stable")
+    ks, vs = k[order], v[order]
+    starts = np.searchsorted(ks, np.arange(ATOMIC_BUCKETS))
+    cnt = np.bincount(k, minlength=ATOMIC_BUCKETS)
+    present = cnt > 0
+    u = vs & 0xFFFFFFFF
+
+    def per_bucket(ufunc: np.ufunc, values: np.ndarray, empty: int | float) -> np.ndarray:
+        out = np.full(ATOMIC_BUCKETS, empty, dtype=np.float64)
+        if values.size:
+            red = ufunc.reduceat(values, np.minimum(starts, values.size - 1))
+            out[present] = red[present]
+        return out
+
+    scaled = vs.astype(np.float64) / 1024.0
+    return {"mn": per_bucket(np.minimum, vs, 2**31 - 1), "mx": per_bucket(np.maximum, vs, -2**31),
+            "band": per_bucket(np.bitwise_and, u, 0xFFFFFFFF), "bor": per_bucket(np.bitwise_or, u, 0),
+            "bxor": per_bucket(np.bitwise_xor, u, 0), "cnt": cnt.astype(np.float64),
+            "fmax": per_bucket(np.maximum, scaled, -float(np.finfo(np.float32).max)),
+            "distinct": np.array([present.sum(), present.sum()], dtype=np.float64)}
+
+
+def _atomics_canonical(out: Arrays) -> Arrays:
+    """Bit masks come back as int32 from Triton and MLX and as uint32 from CUDA: compare them as
+    unsigned 32-bit patterns."""
+    fixed = dict(out)
+    for name in ("band", "bor", "bxor"):
+        fixed[name] = np.asarray(out[name]).astype(np.int64) & 0xFFFFFFFF
+    return fixed
+
+
+PROBLEMS["atomics"] = Problem(_atomics, _atomics_ref, lambda s: 8 * s[0], lambda s: 0, canonical=_atomics_canonical)
