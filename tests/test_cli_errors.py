@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     "glossary schema": ([], "option"),
     "glossary fix-edges": ([], "option"),
     "glossary coverage": ([], "option"),
+    "glossary claims": ([], "option"),
     "docs generate": ([], "option"),
     "docs build": ([], "env"),
     "lsp": ([], "the language server reports a broken glossary to its client, not by exit code"),

@@ -16,7 +16,7 @@ from typing import Any, Optional, TypeVar
 
 import typer
 
-from xlate.errors import EXIT_ERROR, EXIT_INTERRUPTED, GlossaryError, XlateError, one_line, report
+from xlate.errors import EXIT_ERROR, EXIT_INTERRUPTED, GlossaryError, UsageError, XlateError, one_line, report
 
 __all__ = ["app", "main"]
 
@@ -98,6 +98,7 @@ def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
 
 
 @glossary_app.command("claims")
+@_refusals
 def glossary_claims(
     show: str = typer.Option("missing", "--show", help="missing (claims without evidence), backed or all"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
@@ -108,8 +109,7 @@ def glossary_claims(
     from xlate.claims import run
 
     if show not in ("missing", "backed", "all") or fmt not in ("text", "json"):
-        typer.echo("error: --show is missing, backed or all; --format is text or json", err=True)
-        raise typer.Exit(2)
+        raise UsageError("--show is missing, backed or all; --format is text or json")
     raise typer.Exit(run(_root(root), show, fmt, max_missing))
 
 
