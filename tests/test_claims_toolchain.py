@@ -159,7 +159,7 @@ def test_setmaxnreg_targets(tmp_path: Path) -> None:
 def test_wgmma_is_sm90a_only(tmp_path: Path) -> None:
     body = "wgmma.fence.sync.aligned;"
     assert _ptxas(tmp_path, "sm_90a", body).returncode == 0
-    for target in ("sm_100a", "sm_120a"):
+    for target in ("sm_90", "sm_100a", "sm_120a"):
         run = _ptxas(tmp_path, target, body)
         assert run.returncode != 0 and "not supported on .target" in run.stderr, target
 

@@ -216,3 +216,12 @@ def _atomics_canonical(out: Arrays) -> Arrays:
 
 
 PROBLEMS["atomics"] = Problem(_atomics, _atomics_ref, lambda s: 8 * s[0], lambda s: 0, canonical=_atomics_canonical)
+
+
+def _grid_sync_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    total = v.sum()
+    return {"y": v / total, "total": np.array([total]), "host_total": np.array([total])}
+
+
+PROBLEMS["grid-sync"] = Problem(_reduction, _grid_sync_ref, lambda s: 12 * s[0], lambda s: 2 * s[0])
