@@ -202,7 +202,7 @@ def test_cuda_compiles_for_sm90a_with_expected_sass(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_hip_compiles_for_cdna_with_expected_amdgcn(name: str, arch: str) -> None:
     ex = load(name)
-    present, missing = backends.found_instructions(backends.hip_asm(ex, arch), ex.expect["amdgcn"])
+    present, missing = backends.found_instructions(backends.hip_asm(ex, arch), backends.expected_amdgcn(ex, arch))
     assert not missing, f"{name} {arch}: assembly lacks {missing}"
 
 
