@@ -293,7 +293,7 @@ def hip_cell(ex: Example) -> Outcome:
     for arch, present in shown:
         own = present if arch == "gfx1100" else [i for i in present if i not in base]
         parts.append(f"{arch}" + (f" ({', '.join(own)})" if own else ""))
-    main = shown[0][1]
+    main = [i for i in shown[0][1] if i in base] or shown[0][1]
     return Outcome(ex.name, "hip", SHOWN, f"compiled {', '.join(parts)}: {', '.join(main)}")
 
 
