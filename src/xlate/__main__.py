@@ -1,5 +1,5 @@
-"""Entry point. `xlate lookup` and `xlate explain` take a fast path that skips the CLI framework
-(the editor's hot path); every other command goes through the typer app in `xlate.cli`.
+"""Entry point. `xlate lookup`, `xlate explain` and `xlate translate` take a fast path that skips the
+CLI framework (the editor's hot path); every other command goes through the typer app in `xlate.cli`.
 
 Both paths report errors the same way (`xlate.errors`): one `error:` line and the exit code of the
 table in docs/cli.md.
@@ -12,7 +12,9 @@ import sys
 __all__ = ["main", "run"]
 
 # Commands whose module has its own argparse front end `main(argv) -> int`, defined once there.
-FAST_PATHS = {"lookup": "xlate.lookup", "explain": "xlate.explain"}
+FAST_PATHS = {"lookup": "xlate.lookup", "explain": "xlate.explain", "translate": "xlate.translate.cli"}
+# Commands that may hold large parse trees when they finish: they leave without tearing them down.
+FAST_EXIT = ("explain", "translate")
 
 
 def run(argv: list[str]) -> int:
@@ -56,7 +58,7 @@ def main() -> None:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
             except (OSError, ValueError):
                 pass
-    if argv[:1] == ["explain"]:
+    if argv[:1] and argv[0] in FAST_EXIT:
         # Output is flushed and nothing else is pending: leave without tearing down every parsed
         # node and result object one by one, which costs a large file several milliseconds.
         os._exit(code)

@@ -186,16 +186,20 @@ def lsp() -> None:
 
 @docs_app.command("generate")
 @_refusals
-def docs_generate(root: Optional[Path] = GlossaryOption) -> None:
-    """Write the pages generated from the glossary, rules, kernels and spec sheets into docs/."""
-    from xlate.docsgen.build import DocsError, generate
+def docs_generate(
+    root: Optional[Path] = GlossaryOption,
+    out: Optional[Path] = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
+) -> None:
+    """Write the generated pages to a folder to read or diff them (mkdocs itself needs no generate step)."""
+    from xlate.docsgen.build import DocsError, generate, repo_root
 
     folder = _root(root)
+    target = out or repo_root() / "build" / "generated-docs"
     try:
-        pages = generate(folder)
+        pages = generate(folder, target)
     except DocsError as exc:
         raise GlossaryError(str(exc), hint=None) from None
-    typer.echo(f"generated {len(pages)} pages")
+    typer.echo(f"generated {len(pages)} pages in {target}")
 
 
 @docs_app.command("build")
@@ -204,15 +208,31 @@ def docs_build(
     engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
     site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
 ) -> None:
-    """Generate the pages, then build the site (mkdocs --strict, or zensical)."""
+    """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
 
     _root(None)  # the pages come from the glossary: refuse before generating anything
     try:
-        pages, seconds = build(site_dir=site_dir, engine=engine)
+        pages, seconds, site = build(site_dir=site_dir, engine=engine)
     except DocsError as exc:
         raise XlateError(str(exc)) from None
-    typer.echo(f"built the site with {engine}: {pages} generated pages in {seconds:.1f} s")
+    typer.echo(f"built the site with {engine}: {pages} HTML pages in {seconds:.1f} s")
+    typer.echo(f"site: {site} (open {site / 'index.html'}; search needs http: xlate docs serve)")
+
+
+@docs_app.command("serve")
+@_refusals
+def docs_serve(
+    addr: str = typer.Option("127.0.0.1:8000", "--dev-addr", help="address to serve on"),
+) -> None:
+    """Serve the site with live reload; rebuilds when docs/, glossary/ or kernels/ change."""
+    from xlate.docsgen.build import DocsError, serve
+
+    _load(_root(None))  # a glossary with defects would serve a site that fails to build: refuse first
+    try:
+        raise typer.Exit(serve(addr))
+    except DocsError as exc:
+        raise XlateError(str(exc)) from None
 
 
 @app.command(context_settings=PASSTHROUGH, add_help_option=False)
@@ -221,6 +241,14 @@ def explain(ctx: typer.Context) -> None:
     from xlate.explain import main as explain_main
 
     raise typer.Exit(explain_main(list(ctx.args)))
+
+
+@app.command(context_settings=PASSTHROUGH, add_help_option=False)
+def translate(ctx: typer.Context) -> None:
+    """Translate CUDA source to HIP by the symbol rows (`xlate translate --help` lists the options)."""
+    from xlate.translate.cli import main
+
+    raise typer.Exit(main(list(ctx.args)))
 
 
 @glossary_app.command("coverage")
