@@ -151,16 +151,20 @@ def lsp() -> None:
 
 
 @docs_app.command("generate")
-def docs_generate(root: Optional[Path] = GlossaryOption) -> None:
-    """Write the pages generated from the glossary, rules, kernels and spec sheets into docs/."""
-    from xlate.docsgen.build import DocsError, generate
+def docs_generate(
+    root: Optional[Path] = GlossaryOption,
+    out: Optional[Path] = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
+) -> None:
+    """Write the generated pages to a folder to read or diff them (mkdocs itself needs no generate step)."""
+    from xlate.docsgen.build import DocsError, generate, repo_root
 
+    target = out or repo_root() / "build" / "generated-docs"
     try:
-        pages = generate(root)
+        pages = generate(root, target)
     except DocsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"generated {len(pages)} pages")
+    typer.echo(f"generated {len(pages)} pages in {target}")
 
 
 @docs_app.command("build")
@@ -168,15 +172,30 @@ def docs_build(
     engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
     site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
 ) -> None:
-    """Generate the pages, then build the site (mkdocs --strict, or zensical)."""
+    """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
 
     try:
-        pages, seconds = build(site_dir=site_dir, engine=engine)
+        pages, seconds, site = build(site_dir=site_dir, engine=engine)
     except DocsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"built the site with {engine}: {pages} generated pages in {seconds:.1f} s")
+    typer.echo(f"built the site with {engine}: {pages} HTML pages in {seconds:.1f} s")
+    typer.echo(f"site: {site} (open {site / 'index.html'}; search needs http: xlate docs serve)")
+
+
+@docs_app.command("serve")
+def docs_serve(
+    addr: str = typer.Option("127.0.0.1:8000", "--dev-addr", help="address to serve on"),
+) -> None:
+    """Serve the site with live reload; rebuilds when docs/, glossary/ or kernels/ change."""
+    from xlate.docsgen.build import DocsError, serve
+
+    try:
+        raise typer.Exit(serve(addr))
+    except DocsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1)
 
 
 @app.command()
