@@ -133,11 +133,20 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
             eq = equivalents[symbol] = {"hip": hip, "metal": metal}
             symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
-                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
+                               "derived": e.derived, "sides": row_sides(e)}
         annotate({"line": line, "column": column, "symbol": symbol, "concept": concept, "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
     return result
+
+
+def row_sides(entry: Any) -> dict[str, Any]:
+    """Each backend's side of the symbol's row, as lookup's JSON gives it (unknown sides say so)."""
+    from xlate.lookup import side_json
+
+    sides = (entry.row or {}).get("sides", {})
+    return {b: side_json(sides.get(b)) for b in ("hip", "roc", "miopen", "metal", "mlx", "triton") if b in sides or b in ("hip", "metal")}
 
 
 def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,
