@@ -113,6 +113,24 @@ def glossary_claims(
     raise typer.Exit(run(_root(root), show, fmt, max_missing))
 
 
+@glossary_app.command("import-hipify")
+def glossary_import_hipify(
+    tables: Path = typer.Argument(..., help="folder with HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the source commit"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
+    from xlate import hipify_import
+
+    try:
+        counts = hipify_import.import_tables(tables, _root(root))
+    except hipify_import.ImportError_ as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for family, n in counts.items():
+        typer.echo(f"{family}: {n} rows")
+    typer.echo(f"{sum(counts.values())} rows in {len(counts)} families")
+
+
 @glossary_app.command("fix-edges")
 @_refusals
 def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
