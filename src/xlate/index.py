@@ -469,7 +469,14 @@ def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> 
             out.append((row, side))
         if out:
             break
-    return out
+    # Several CUDA names can share one counterpart (hipMalloc answers cudaMalloc and cuMemAlloc):
+    # the row's own spelling first, then the runtime and device APIs before the driver API, and
+    # current names before deprecated ones. This orders answers; it never makes one up.
+    return sorted(out, key=lambda rs: (rs[1] != "cuda", FAMILY_RANK.get(rs[0].get("family") or "", 5),
+                                        bool((rs[0].get("cuda_versions") or {}).get("deprecated")), rs[0]["cuda"]))
+
+
+FAMILY_RANK = {"cuda-runtime": 0, "cuda-device": 0, "cuda-language": 0, "cuda-driver": 3}
 
 
 def find_gpu(index: dict[str, Any], query: str) -> str | None:
@@ -510,10 +517,14 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
-    # Equal scores: a concept that also carries the query as its own name or alias (thread-block for
-    # "threadgroup") ranks before one reached only through a symbol (the __shared__ row's `threadgroup`).
+    # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
+    # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
+    # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
+    # reached only through a symbol (the __shared__ row's `threadgroup`).
+    title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
     named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
-    ranked = sorted(best.values(), key=lambda m: (-m.score, m.concept not in named, m.concept))
+    ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
+                                                  m.concept not in named, m.concept))
     return ranked[:limit]
 
 

@@ -374,6 +374,16 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                     target["kind"] = (row.kind or rf.kind).value  # type: ignore[union-attr]
             for s, side in given.items():
                 target["sides"][s] = _side_dict(side, rf.sources, "override" if is_override else "curated")
+    # A curated row without a concept belongs to the family whose pattern its spelling matches.
+    patterns = [(re.compile(f.match), f) for f in tables.families if f.match]
+    for row in rows.values():
+        if row.get("concept") is None:
+            for pattern, fam in patterns:
+                if pattern.fullmatch(row["cuda"]):
+                    row["concept"] = fam.concepts.get("*")
+                    row["family"] = row.get("family") or fam.family
+                    row["concept_by_prefix"] = True
+                    break
     _check_shared(out, seen)
     return out
 

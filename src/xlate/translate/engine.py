@@ -40,7 +40,8 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     from xlate.cuda import occurrences as oc
     from xlate.cuda import prepare
     from xlate.cuda.parser import parse
-    from xlate.rules.base import SourceView
+    from xlate.cuda.source import SourceView
+    from xlate.cuda.tree import Locator
 
     result = FileResult(shown)
     result.lines = source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
@@ -53,7 +54,8 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     for region in oc.error_regions(tree, lines):
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
         result.errors.append(_error("syntax", f"{what}; left unchanged in this region", region.line))
-    found = oc.find_entries(tree, source, smap, lines)
+    locator = Locator(tree)
+    found = oc.find_entries(tree, source, smap, lines, locator)
     starts = line_starts(source)
     edits = Edits(source)
     report = result.report
@@ -61,7 +63,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
 
     settled = macros.rewrite(tree, source, edits, report, claimed)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed)
-    view = SourceView(shown, source, tree, [o for o, _ in found])
+    view = SourceView(shown, source, tree, [o for o, _ in found], locator)
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
     names.rewrite(found, source, starts, edits, report, options, claimed, smap)
     now = headers.rewrite(found, source, edits, report, options)
@@ -71,7 +73,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
         headers.add_runtime(tree, source, edits, report, now)
 
     scratch: dict[str, Any] = {"errors": []}
-    found_hazards = explain.run_rules(shown, source, tree, [o for o, _ in found], scratch, rules)
+    found_hazards = explain.run_rules(shown, source, tree, [o for o, _ in found], scratch, rules, locator)
     for err in scratch["errors"]:
         result.errors.append(_error(err["kind"], err["message"]))
     hazards.annotate(hazards.hip_hazards(found_hazards), source, starts, edits, report, settled, options.annotate)

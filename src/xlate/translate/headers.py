@@ -10,11 +10,13 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from xlate.translate.edits import Edits
-from xlate.translate.names import hip_name
+from xlate.translate.names import hip_name, roc_name
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
 RUNTIME = "hip/hip_runtime.h"
+# Library families whose rows have rocBLAS-style second answers (HIPIFY's *_supported_by_ROC tables).
+ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
 _RUNTIME_HEADERS = (b"hip/hip_runtime.h", b"hip/hip_runtime_api.h")
 _ANY_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
 
@@ -48,6 +50,9 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
         written = o[2]
         target, why = hip_name_header(entry, options)
         if target is None:
+            if why == "unknown-roc":
+                report.unknown[f"{written} (roc header)"] += 1
+                continue
             (report.no_equivalent if why == "none" else report.unknown)[written] += 1
             continue
         parent = include.parent
@@ -71,7 +76,9 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
 def hip_name_header(entry: Any, options: Options) -> tuple[str | None, str]:
     if entry.kind != "header":
         return hip_name(entry, options)
-    roc = getattr(entry, "roc", None) if options.roc else None
+    roc = roc_name(entry) if options.roc else None
+    if options.roc and roc is None and entry.hip is not None and entry.family in ROC_FAMILIES:
+        return None, "unknown-roc"  # --roc asked for the rocBLAS-style header and no row gives it
     target = roc or entry.hip
     if target is None:
         return None, "none" if entry.hip_relation == "none" else "unknown"

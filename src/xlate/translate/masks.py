@@ -16,7 +16,8 @@ from typing import Any
 
 from tree_sitter import Node
 
-from xlate.rules.base import SourceView, call_arguments, call_name
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name
 from xlate.rules.masks import FULL32, FULL64
 from xlate.rules.syntax import file_constants, int_literal, literal_suffix, strip_parens, text
 from xlate.translate.edits import Edits

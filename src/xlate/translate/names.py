@@ -19,15 +19,14 @@ NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 
 def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None, str]:
     """(HIP spelling to write, why) for a row: why is "ok", "same", "derived", "none" or "unknown"."""
-    if entry.kind == "derived":
+    if entry.kind == "derived" or getattr(entry, "derived", False):
         return None, "derived"
     if entry.family is None and entry.hip != entry.symbol and not _curated(entry) and not _rule_agrees(entry, smap):
         # A glossary concept's symbol list names the concept's primary HIP spelling for every CUDA
         # spelling of the concept (int4 -> float4): that is a concept mapping, not this name's pair.
         # Such a row is used only where an API family's renaming rule gives the very same name.
         return None, "unknown"
-    roc = getattr(entry, "roc", None) if options.roc else None
-    target = roc or entry.hip
+    target = (roc_name(entry) if options.roc else None) or entry.hip
     if target is None:
         return None, "none" if entry.hip_relation == "none" else "unknown"
     if not NAME.fullmatch(target):
@@ -35,6 +34,19 @@ def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None
     if target == entry.symbol:
         return target, "same"
     return target, "ok"
+
+
+def side(entry: Any, name: str) -> dict[str, Any]:
+    """One side (hip, roc, ...) of the entry's symbol row, or {} when the row has none."""
+    row = getattr(entry, "row", None)
+    if not isinstance(row, dict):
+        return {}
+    return (row.get("sides") or {}).get(name) or {}
+
+
+def roc_name(entry: Any) -> str | None:
+    """The rocBLAS-style second answer of a row (rocblas_sgemm for cublasSgemm), or None."""
+    return getattr(entry, "roc", None) or side(entry, "roc").get("symbol")
 
 
 def _rule_agrees(entry: Any, smap: Any) -> bool:
@@ -51,8 +63,8 @@ def _rule_agrees(entry: Any, smap: Any) -> bool:
 
 
 def _curated(entry: Any) -> bool:
-    """A row written one to one for this spelling (the curated rows carry their own source)."""
-    return bool(getattr(entry, "hip_source", None) or getattr(entry, "source", None))
+    """A row written one to one for this spelling: its HIP side names its own source."""
+    return bool(side(entry, "hip").get("source"))
 
 
 def occurrence_offset(o: Any, source: bytes, starts: list[int]) -> int:
