@@ -235,7 +235,7 @@ def _check_row_concepts(glossary: Glossary) -> None:
     for cid, concept in glossary.concepts.items():
         for i, name in enumerate(concept.terms.cuda.symbols):
             row = glossary.rows.get(name)
-            if row and row.get("concept") and row["concept"] != cid and not row.get("concept_by_prefix"):
+            if row and row.get("concept") in glossary.concepts and row["concept"] != cid and not row.get("concept_by_prefix"):
                 glossary.problem(cid, ("terms", "cuda", "symbols", i),
                                  f"{name!r} is listed here but its symbol row names concept {row['concept']!r}")
 
