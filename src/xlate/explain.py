@@ -133,11 +133,20 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
             eq = equivalents[symbol] = {"hip": hip, "metal": metal}
             symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
-                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
+                               "derived": e.derived, "sides": row_sides(e)}
         annotate({"line": line, "column": column, "symbol": symbol, "concept": concept, "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
     return result
+
+
+def row_sides(entry: Any) -> dict[str, Any]:
+    """Each backend's side of the symbol's row, as lookup's JSON gives it (unknown sides say so)."""
+    from xlate.lookup import side_json
+
+    sides = (entry.row or {}).get("sides", {})
+    return {b: side_json(sides.get(b)) for b in ("hip", "roc", "miopen", "metal", "mlx", "triton") if b in sides or b in ("hip", "metal")}
 
 
 def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,
@@ -397,8 +406,9 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
 
         if not isinstance(exc, (ix.IndexError_, OSError)):
             raise
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        from xlate.errors import report
+
+        return report(exc)
     targets, path_errors = collect(paths, include, exclude)
     jobs = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
@@ -430,9 +440,9 @@ def quiet_gc() -> None:
 
 def main(argv: list[str]) -> int:
     """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
-    import argparse
+    from xlate.errors import argument_parser
 
-    p = argparse.ArgumentParser(prog="xlate explain", description="Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
+    p = argument_parser("xlate explain", "Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders to walk")
     p.add_argument("--backend", "-b", default="all", choices=["hip", "metal", "all"])
     p.add_argument("--format", "-f", dest="fmt", default="text", choices=["text", "markdown", "json", "sarif"])
