@@ -16,7 +16,7 @@ from typing import Any, Optional, TypeVar
 
 import typer
 
-from xlate.errors import EXIT_ERROR, EXIT_INTERRUPTED, GlossaryError, UsageError, XlateError, one_line, report
+from xlate.errors import EXIT_ERROR, EXIT_INTERRUPTED, GlossaryError, InputError, UsageError, XlateError, one_line, report
 
 __all__ = ["app", "main"]
 
@@ -114,6 +114,7 @@ def glossary_claims(
 
 
 @glossary_app.command("import-hipify")
+@_refusals
 def glossary_import_hipify(
     tables: Path = typer.Argument(..., help="folder with HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the source commit"),
     root: Optional[Path] = GlossaryOption,
@@ -121,11 +122,11 @@ def glossary_import_hipify(
     """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
     from xlate import hipify_import
 
+    folder = _root(root)
     try:
-        counts = hipify_import.import_tables(tables, _root(root))
+        counts = hipify_import.import_tables(tables, folder)
     except hipify_import.ImportError_ as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise InputError(str(exc)) from None
     for family, n in counts.items():
         typer.echo(f"{family}: {n} rows")
     typer.echo(f"{sum(counts.values())} rows in {len(counts)} families")
