@@ -17,15 +17,18 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from xlate.glossary import Glossary
 from xlate.kernels.examples import BACKENDS, source_name
 from xlate.model import Category, MappingRelation
 from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+
 # Metal bodies run through mx.fast.metal_kernel; the host side that launches them is the MLX file.
-EXTRA_FILES = {"metal": ("mlx",)}
+# MLX's kernel-level terms (threadgroup_position_in_grid, threads_per_simdgroup ...) are names used
+# inside mx.fast.metal_kernel source, which for every example is the Metal body the MLX file loads.
+EXTRA_FILES = {"metal": ("mlx",), "mlx": ("metal",)}
 # Concepts about code people write (as opposed to hardware, tools, libraries or interconnects).
 CODE_CATEGORIES = {Category.execution_model, Category.memory, Category.synchronization, Category.warp_ops,
                    Category.matrix, Category.host_api}
@@ -33,6 +36,28 @@ CODE_CATEGORIES = {Category.execution_model, Category.memory, Category.synchroni
 
 def examples_dir(root: Path) -> Path:
     return root.parent / "kernels" / "examples"
+
+
+def reasons_file(root: Path) -> Path:
+    return root.parent / "kernels" / "not-shown.yaml"
+
+
+def not_shown(root: Path) -> dict[str, dict[str, str]]:
+    """concept -> backend -> why the gallery cannot demonstrate it (kernels/not-shown.yaml).
+
+    A malformed file is an error for `xlate glossary check` (see `problems`); here it reads as empty."""
+    path = reasons_file(root)
+    if not path.is_file():
+        return {}
+    try:
+        data = load_yaml(path, _display(path, root)).data
+    except YamlError:
+        return {}
+    out: dict[str, dict[str, str]] = {}
+    for cid, per in (data or {}).items() if isinstance(data, dict) else []:
+        if isinstance(per, dict):
+            out[str(cid)] = {str(b): " ".join(str(why).split()) for b, why in per.items() if isinstance(why, str)}
+    return out
 
 
 def backend_files(folder: Path, backend: str) -> list[Path]:
@@ -165,9 +190,45 @@ def collect(root: Path, glossary: Glossary) -> tuple[list[Problem], list[Link]]:
     return out, links
 
 
+def _check_reasons(root: Path, glossary: Glossary, links: list[Link]) -> list[Problem]:
+    """kernels/not-shown.yaml may only name known concepts and backends, give a real reason, and never
+    excuse a backend that an example does demonstrate (a stale excuse hides nothing but misleads)."""
+    path = reasons_file(root)
+    if not path.is_file():
+        return []
+    shown = _display(path, root)
+    try:
+        loaded = load_yaml(path, shown)
+    except YamlError as exc:
+        return [exc.problem]
+    data = loaded.data
+    if not isinstance(data, dict):
+        return [Problem(shown, 1, "expected a mapping: concept -> {backend: reason}")]
+    demonstrated = {(link.concept, link.backend) for link in links}
+    out: list[Problem] = []
+    for cid, per in data.items():
+        line = loaded.line_of((cid,))
+        if cid not in glossary.concepts:
+            out.append(Problem(shown, line, f"unknown concept {cid!r}"))
+            continue
+        if not isinstance(per, dict) or not per:
+            out.append(Problem(shown, line, f"{cid}: expected {{backend: reason}}"))
+            continue
+        for backend, why in per.items():
+            bline = loaded.line_of((cid, backend))
+            if backend not in BACKENDS:
+                out.append(Problem(shown, bline, f"{cid}: unknown backend {backend!r}"))
+            elif not isinstance(why, str) or len(why.split()) < 5:
+                out.append(Problem(shown, bline, f"{cid}: the {backend} reason must say why, in a sentence"))
+            elif (cid, backend) in demonstrated:
+                out.append(Problem(shown, bline, f"{cid}: {backend} is demonstrated by an example; drop the reason"))
+    return out
+
+
 def problems(root: Path, glossary: Glossary) -> list[Problem]:
     """Every broken link between an example and the glossary, as file:line problems."""
-    return collect(root, glossary)[0]
+    out, links = collect(root, glossary)
+    return out + _check_reasons(root, glossary, links)
 
 
 @dataclass(frozen=True)
@@ -177,6 +238,7 @@ class CoverageRow:
     covered: dict[str, list[str]]  # backend -> examples demonstrating it
     missing: list[str]  # backends with an equivalent but no demonstrating example
     not_applicable: list[str]  # backends whose term is relation 'none' or absent
+    reasons: dict[str, str] = field(default_factory=dict)  # missing backend -> why it cannot be shown
 
 
 def is_code_level(concept) -> bool:  # noqa: ANN001 - a model.Concept
@@ -185,6 +247,7 @@ def is_code_level(concept) -> bool:  # noqa: ANN001 - a model.Concept
 
 def coverage(root: Path, glossary: Glossary) -> list[CoverageRow]:
     _, links = collect(root, glossary)
+    excuses = not_shown(root)
     by_concept: dict[str, dict[str, list[str]]] = {}
     for link in links:
         by_concept.setdefault(link.concept, {}).setdefault(link.backend, [])
@@ -205,11 +268,14 @@ def coverage(root: Path, glossary: Glossary) -> list[CoverageRow]:
                 continue
             if backend not in covered:
                 missing.append(backend)
-        rows.append(CoverageRow(cid, concept.category.value, covered, missing, na))
+        why = {b: excuses[cid][b] for b in missing if b in excuses.get(cid, {})}
+        rows.append(CoverageRow(cid, concept.category.value, covered, missing, na, why))
     return rows
 
 
 def render_coverage(rows: list[CoverageRow], missing_only: bool = False) -> str:
+    """One line per concept; each backend still lacking is followed by the reason it cannot be shown
+    (from kernels/not-shown.yaml) or, where none is recorded, by NO REASON."""
     lines = []
     width = max((len(r.concept) for r in rows), default=10)
     for r in rows:
@@ -218,8 +284,12 @@ def render_coverage(rows: list[CoverageRow], missing_only: bool = False) -> str:
         shown = ", ".join(f"{b} ({', '.join(ex)})" for b, ex in r.covered.items())
         lack = ", ".join(r.missing) if r.missing else "none"
         lines.append(f"{r.concept:<{width}}  lacking: {lack:<30}  shown: {shown or '-'}")
+        for b in r.missing:
+            lines.append(f"{'':<{width}}    {b}: {r.reasons.get(b, 'NO REASON recorded in kernels/not-shown.yaml')}")
     complete = sum(1 for r in rows if not r.missing)
     touched = sum(1 for r in rows if r.covered)
+    unexplained = sum(1 for r in rows if any(b not in r.reasons for b in r.missing))
     lines.append(f"{len(rows)} code-level concepts: {touched} demonstrated by at least one example, "
-                 f"{complete} with every backend that has an equivalent demonstrated")
+                 f"{complete} with every backend that has an equivalent demonstrated; "
+                 f"{len(rows) - complete} remaining, {unexplained} of them without a recorded reason")
     return "\n".join(lines)

@@ -67,6 +67,59 @@ class MappingRelation(str, Enum):
     none = "none"  # no equivalent (the caveat says why and what to do instead)
 
 
+class Evidence(Strict):
+    """Where one non-trivial claim (a number, a version, a default, a "does not exist") is shown.
+
+    `quote` is a verbatim fragment of the sentence it backs, inside `field` of the same concept
+    (`summary`, `hip.caveat`, `cuda.since`, `notes` ...), so evidence goes stale loudly when the
+    prose changes. At least one of `url`, `header`, `command` says where the claim is shown.
+    """
+
+    field: NonEmpty = Field(description="Where the claim is: summary, notes, or <backend>.caveat / .since / .names")
+    quote: NonEmpty = Field(description="Verbatim fragment of the claim's sentence in that field")
+    url: Url | None = Field(default=None, description="A page that states the claim")
+    header: NonEmpty | None = Field(default=None, description="Header file and line, with its version: 'hip/amd_detail/x.h:24 (HIP 7.1)'")
+    command: NonEmpty | None = Field(default=None, description="A command that showed it, and what it showed")
+    test: NonEmpty | None = Field(default=None, description="The test that reruns the command, tests/<file>::<name>")
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return None if value is None else check_url(value)
+
+    @model_validator(mode="after")
+    def _shown(self) -> Evidence:
+        if not (self.url or self.header or self.command):
+            raise ValueError("evidence needs a url, a header or a command")
+        return self
+
+
+def evidence_field_text(item: BaseModel, field: str) -> str | None:
+    """The text of `field` ('summary', 'notes', 'hip.caveat', 'cuda.names') on a concept or sheet."""
+    obj: object = item
+    for part in field.split("."):
+        if isinstance(obj, BaseModel) and part in type(obj).model_fields:
+            obj = getattr(obj, part)
+        elif isinstance(obj, BaseModel) and hasattr(obj, "terms") and part in Terms.model_fields:
+            obj = getattr(obj.terms, part)  # `hip.caveat` is short for `terms.hip.caveat`
+        else:
+            return None
+        if obj is None:
+            return None
+    if isinstance(obj, list):
+        return " ".join(str(x) for x in obj)
+    return obj if isinstance(obj, str) else None
+
+
+def _check_quotes(item: BaseModel, evidence: list[Evidence]) -> None:
+    for ev in evidence:
+        text = evidence_field_text(item, ev.field)
+        if text is None:
+            raise ValueError(f"evidence field {ev.field!r} is not a text field of this item")
+        if " ".join(ev.quote.split()) not in " ".join(text.split()):
+            raise ValueError(f"evidence quote {ev.quote!r} is not in {ev.field} (stale evidence?)")
+
+
 class Term(Strict):
     """What one backend calls a concept, and how faithful that mapping is."""
 
@@ -148,6 +201,12 @@ class Concept(Strict):
     summary: Annotated[str, StringConstraints(min_length=60, max_length=1400)]
     terms: Terms
     relations: list[Edge] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list, description="Sources of the non-trivial claims in the prose")
+
+    @model_validator(mode="after")
+    def _quotes(self) -> Concept:
+        _check_quotes(self, self.evidence)
+        return self
 
     @field_validator("summary")
     @classmethod
@@ -209,3 +268,9 @@ class GpuSpec(Strict):
     last_level_cache_mb: Figure = Field(description="Infinity Cache / system level cache; null where none")
     power_w: Figure
     notes: str | None = None
+    evidence: list[Evidence] = Field(default_factory=list, description="Sources of the non-trivial claims in the notes")
+
+    @model_validator(mode="after")
+    def _quotes(self) -> GpuSpec:
+        _check_quotes(self, self.evidence)
+        return self

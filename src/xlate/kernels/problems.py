@@ -34,6 +34,9 @@ class Problem:
     flops: Callable[[tuple[int, ...]], int]
     # rows of a matrix output checked against the reference when it is too large to compute whole
     sample_rows: int | None = None
+    # outputs whose order legitimately depends on scheduling (atomically claimed slots) are put
+    # into a canonical form before the comparison
+    canonical: Callable[[Arrays], Arrays] | None = None
 
 
 def _vector_add(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
@@ -140,3 +143,141 @@ def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arr
     part = dict(inputs)
     part["a"] = inputs["a"][rows]
     return _gemm_ref(part)
+
+
+# --- examples added with the second round of the gallery ------------------------------------------
+
+
+def _compaction(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"x": rng.standard_normal(n, dtype=np.float32)}
+
+
+def _compaction_ref(x: Arrays) -> Arrays:
+    kept = x["x"][x["x"] > 0]
+    return {"count": np.array([kept.size]), "y": np.sort(kept).astype(np.float64)}
+
+
+def _compaction_canonical(out: Arrays) -> Arrays:
+    """Blocks claim their output ranges atomically, so the order across blocks is the scheduler's:
+    compare the first `count` slots as a sorted multiset (a slot written twice or left unwritten
+    still fails, since then a value is missing or NaN)."""
+    count = int(np.asarray(out["count"]).reshape(-1)[0])
+    y = np.asarray(out["y"]).reshape(-1)
+    if not 0 <= count <= y.size:
+        raise ValueError(f"count {count} outside 0..{y.size}")
+    return {"count": np.array([count]), "y": np.sort(y[:count])}
+
+
+PROBLEMS["compaction"] = Problem(_compaction, _compaction_ref, lambda s: 4 * s[0] + 2 * s[0], lambda s: 0,
+                                 canonical=_compaction_canonical)
+
+
+ATOMIC_BUCKETS = 1024  # must match the kernels
+
+
+def _atomics(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    return {"keys": rng.integers(0, ATOMIC_BUCKETS, n, dtype=np.int32),
+            "vals": rng.integers(-2**20, 2**20 + 1, n, dtype=np.int32)}
+
+
+def _atomics_ref(x: Arrays) -> Arrays:
+    k, v = x["keys"].astype(np.int64), x["vals"].astype(np.int64)
+    order = np.argsort(k, kind="stable")
+    ks, vs = k[order], v[order]
+    starts = np.searchsorted(ks, np.arange(ATOMIC_BUCKETS))
+    cnt = np.bincount(k, minlength=ATOMIC_BUCKETS)
+    present = cnt > 0
+    u = vs & 0xFFFFFFFF
+
+    def per_bucket(ufunc: np.ufunc, values: np.ndarray, empty: int | float) -> np.ndarray:
+        out = np.full(ATOMIC_BUCKETS, empty, dtype=np.float64)
+        if values.size:
+            red = ufunc.reduceat(values, np.minimum(starts, values.size - 1))
+            out[present] = red[present]
+        return out
+
+    scaled = vs.astype(np.float64) / 1024.0
+    return {"mn": per_bucket(np.minimum, vs, 2**31 - 1), "mx": per_bucket(np.maximum, vs, -2**31),
+            "band": per_bucket(np.bitwise_and, u, 0xFFFFFFFF), "bor": per_bucket(np.bitwise_or, u, 0),
+            "bxor": per_bucket(np.bitwise_xor, u, 0), "cnt": cnt.astype(np.float64),
+            "fmax": per_bucket(np.maximum, scaled, -float(np.finfo(np.float32).max)),
+            "distinct": np.array([present.sum(), present.sum()], dtype=np.float64)}
+
+
+def _atomics_canonical(out: Arrays) -> Arrays:
+    """Bit masks come back as int32 from Triton and MLX and as uint32 from CUDA: compare them as
+    unsigned 32-bit patterns."""
+    fixed = dict(out)
+    for name in ("band", "bor", "bxor"):
+        fixed[name] = np.asarray(out[name]).astype(np.int64) & 0xFFFFFFFF
+    return fixed
+
+
+PROBLEMS["atomics"] = Problem(_atomics, _atomics_ref, lambda s: 8 * s[0], lambda s: 0, canonical=_atomics_canonical)
+
+
+def _grid_sync_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    total = v.sum()
+    return {"y": v / total, "total": np.array([total]), "host_total": np.array([total])}
+
+
+PROBLEMS["grid-sync"] = Problem(_reduction, _grid_sync_ref, lambda s: 12 * s[0], lambda s: 2 * s[0])
+
+
+GRAPH_STEPS = 32  # must match the kernels' chain length
+
+
+def _graphs_ref(x: Arrays) -> Arrays:
+    v = x["x"].astype(np.float64)
+    for _ in range(GRAPH_STEPS):
+        v = v * 0.999 + 0.001
+    return {"y": v}
+
+
+# "flops" counts the kernels in one pass of the chain: the launch metric divides it by the time
+PROBLEMS["graphs"] = Problem(_streams, _graphs_ref, lambda s: 8 * GRAPH_STEPS * s[0], lambda s: GRAPH_STEPS)
+
+
+PRECISION_MM = 64  # the tf32 / xf32 matrix product is PRECISION_MM cubed
+
+
+def round_mantissa(x: np.ndarray, keep: int) -> np.ndarray:
+    """float32 -> float32 with `keep` mantissa bits, round to nearest even; exact for normal values
+    whose rounded exponent stays in range (as fp16, fp8 E4M3 and E5M2 hold the values drawn here)."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    drop = 23 - keep
+    half = (1 << (drop - 1)) - 1 + ((u >> drop) & 1)
+    return (((u + half) >> drop) << drop).astype(np.uint32).view(np.float32)
+
+
+def _precision(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    if n % 4:
+        raise ValueError("precision: n must be a multiple of 4")
+    # normal values in [2^-6, 2^7.9]: inside the normal range of fp16, E4M3 (OCP and FNUZ) and E5M2;
+    # the lowest mantissa bit is set so that no value is an exact tie of any of the roundings
+    mag = np.exp2(rng.uniform(-6.0, 7.9, n)).astype(np.float32)
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0).astype(np.float32)
+    x = ((mag * sign).view(np.uint32) | np.uint32(1)).view(np.float32)
+    q = rng.integers(-128, 128, (2, n), dtype=np.int8)
+    return {"x": x, "qa": q[0].view(np.int32), "qb": q[1].view(np.int32),
+            "ma": rng.standard_normal((PRECISION_MM, PRECISION_MM), dtype=np.float32),
+            "mb": rng.standard_normal((PRECISION_MM, PRECISION_MM), dtype=np.float32)}
+
+
+def _precision_ref(x: Arrays) -> Arrays:
+    v = x["x"]
+    h = v.astype(np.float16)
+    qa = x["qa"].view(np.int8).astype(np.int64).reshape(-1, 4)
+    qb = x["qb"].view(np.int8).astype(np.int64).reshape(-1, 4)
+    return {"h": h.astype(np.float64), "b": from_bf16_bits(to_bf16_bits(v)).astype(np.float64),
+            "e4": round_mantissa(v, 3).astype(np.float64), "e5": round_mantissa(v, 2).astype(np.float64),
+            "hh": (h * h).astype(np.float64), "dot": (qa * qb).sum(axis=1).astype(np.float64),
+            "mm": x["ma"].astype(np.float64) @ x["mb"].astype(np.float64)}
+
+
+PROBLEMS["precision"] = Problem(_precision, _precision_ref, lambda s: 4 * s[0] + 2 * s[0] + 20 * s[0] + s[0],
+                                lambda s: s[0])

@@ -1,0 +1,134 @@
+"""`xlate glossary claims`: the non-trivial claims in the glossary's prose, and which carry evidence.
+
+A claim is one sentence of a concept's summary or a term's caveat, names or `since`, or of a GPU sheet's
+notes, that states something checkable: a number, a version, a default, a "does not exist" or an
+"only". It is backed when an `evidence:` entry of the same item names its field and quotes a fragment of
+it (the models reject quotes that are no longer in the text). The listing is what an audit samples from
+(`scripts/audit_sample.py`) and what a reviewer works down; it is a report, not a check that fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from xlate import glossary as gl
+from xlate.model import Concept, Evidence, GpuSpec
+
+# What makes a sentence checkable rather than descriptive. Kept broad on purpose: a claim listed by
+# mistake costs a reviewer a second; a claim missed is never checked.
+_CHECKABLE = re.compile(
+    r"\d"  # numbers, versions, sm_90a, gfx942, MSL 3.2
+    r"|\b(?:no|not|none|never|only|cannot|can't|without|lacks?|nothing|neither|nor)\b"
+    r"|\b(?:default|defaults|deprecated|removed|since|requires?|must|always)\b"
+    r"|n't\b",
+    re.IGNORECASE,
+)
+# A sentence ends at . ! ? followed by a space and a capital, a backtick or a digit; "e.g. the" stays whole.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\d(])")
+TERM_FIELDS = ("caveat", "since")
+
+
+@dataclass(frozen=True)
+class Claim:
+    item: str  # concept or GPU sheet id
+    file: str
+    line: int
+    field: str  # summary, notes, hip.caveat, cuda.since, l2_cache_mb.note
+    text: str
+    evidence: list[dict] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Stable identity for sampling: the item, the field and the sentence's text."""
+        return f"{self.item}|{self.field}|{self.text}"
+
+
+def sentences(text: str) -> list[str]:
+    flat = " ".join(text.split())
+    return [s for s in _SENTENCE_END.split(flat) if s]
+
+
+def is_checkable(sentence: str) -> bool:
+    return bool(_CHECKABLE.search(sentence))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _backing(sentence: str, fld: str, evidence: list[Evidence]) -> list[dict]:
+    out = []
+    for ev in evidence:
+        if ev.field != fld:
+            continue
+        quote = _norm(ev.quote)
+        if quote in sentence or sentence in quote:
+            out.append({k: v for k, v in ev.model_dump().items() if v is not None and k not in ("field", "quote")})
+    return out
+
+
+def _fields(item: Concept | GpuSpec) -> list[tuple[str, tuple, str]]:
+    """(field name, YAML path, text) of every prose field that can hold claims."""
+    out: list[tuple[str, tuple, str]] = []
+    if isinstance(item, Concept):
+        out.append(("summary", ("summary",), item.summary))
+        for backend, term in item.terms.items():
+            for name in TERM_FIELDS:
+                value = getattr(term, name)
+                if value:
+                    out.append((f"{backend.value}.{name}", ("terms", backend.value, name), value))
+    else:
+        for name, info in type(item).model_fields.items():
+            value = getattr(item, name)
+            note = getattr(value, "note", None)
+            if isinstance(note, str):
+                out.append((f"{name}.note", (name, "note"), note))
+        if item.notes:
+            out.append(("notes", ("notes",), item.notes))
+    return out
+
+
+def collect(g: gl.Glossary) -> list[Claim]:
+    """Every checkable sentence of the glossary, in file order."""
+    claims: list[Claim] = []
+    items: list[Concept | GpuSpec] = [*g.concepts.values(), *g.gpus.values()]
+    for item in items:
+        loaded = g.sources.get(item.id)
+        display = g.where(item.id)[0] if loaded is not None else item.id
+        for fld, loc, text in _fields(item):
+            line = loaded.line_of(loc) if loaded is not None else 1
+            # `since` is one claim by definition: it is a version.
+            parts = [_norm(text)] if fld.endswith(".since") else sentences(text)
+            for sentence in parts:
+                if fld.endswith(".since") or is_checkable(sentence):
+                    claims.append(Claim(item.id, display, line, fld, sentence, _backing(sentence, fld, item.evidence)))
+    return claims
+
+
+def run(root: Path, show: str = "missing", fmt: str = "text", max_missing: int | None = None) -> int:
+    """Print the claims (`missing`: those without evidence; `all`; `backed`) and a count."""
+    g = gl.load(root)
+    if g.problems:
+        from xlate.errors import GlossaryError
+
+        raise GlossaryError(f"the glossary has {len(g.problems)} problem(s), the first {g.problems[0]}")
+    claims = collect(g)
+    missing = [c for c in claims if not c.evidence]
+    chosen = {"missing": missing, "all": claims, "backed": [c for c in claims if c.evidence]}[show]
+    if fmt == "json":
+        payload = {"claims": len(claims), "with_evidence": len(claims) - len(missing), "without_evidence": len(missing),
+                   "listed": [asdict(c) for c in chosen]}
+        print(json.dumps(payload, indent=1))
+    else:
+        for c in chosen:
+            mark = "" if c.evidence else "no evidence: "
+            print(f"{c.file}:{c.line}: {c.field}: {mark}{c.text}")
+        print(f"{len(claims)} claims, {len(claims) - len(missing)} with evidence, {len(missing)} without", file=sys.stderr)
+    if max_missing is not None and len(missing) > max_missing:
+        print(f"error: {len(missing)} claims without evidence, more than the allowed {max_missing}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,118 @@
+"""Evidence as data: claims are found, evidence is matched to them, stale evidence is an error, and the
+claims the last review found wrong do not come back."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import GLOSSARY, GOOD_CONCEPTS, REPO, write_glossary
+from xlate import claims
+from xlate import glossary as gl
+
+WARP = GOOD_CONCEPTS["execution-model/warp.yaml"]
+
+
+def _with_evidence(block: str) -> dict[str, str]:
+    return {"execution-model/warp.yaml": WARP + "evidence:\n" + block}
+
+
+def test_sentences_and_checkable() -> None:
+    text = "NVIDIA uses 32 lanes; AMD CDNA uses 64. It is a group. HIP has no such call, e.g. none."
+    parts = claims.sentences(text)
+    assert parts == ["NVIDIA uses 32 lanes; AMD CDNA uses 64.", "It is a group.", "HIP has no such call, e.g. none."]
+    assert [claims.is_checkable(p) for p in parts] == [True, False, True]
+
+
+def test_claims_without_and_with_evidence(tmp_path: Path) -> None:
+    root = write_glossary(tmp_path)
+    found = claims.collect(gl.load(root))
+    hip = [c for c in found if c.item == "warp" and c.field == "hip.caveat"]
+    assert hip and not hip[0].evidence  # "64 lanes on CDNA." has a number and no evidence
+
+    root = write_glossary(tmp_path / "b", _with_evidence(
+        "  - {field: hip.caveat, quote: 64 lanes on CDNA, url: 'https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html'}\n"))
+    g = gl.load(root)
+    assert not g.problems
+    hip = [c for c in claims.collect(g) if c.item == "warp" and c.field == "hip.caveat"]
+    assert hip[0].evidence == [{"url": "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"}]
+
+
+@pytest.mark.parametrize(("block", "message"), [
+    ("  - {field: hip.caveat, quote: 32 lanes on CDNA, url: 'https://llvm.org/docs/AMDGPUUsage.html'}\n", "stale evidence"),
+    ("  - {field: hip.bogus, quote: 64 lanes, url: 'https://llvm.org/docs/AMDGPUUsage.html'}\n", "not a text field"),
+    ("  - {field: hip.caveat, quote: 64 lanes on CDNA}\n", "needs a url, a header or a command"),
+])
+def test_bad_evidence_is_a_check_problem(tmp_path: Path, block: str, message: str) -> None:
+    g = gl.load(write_glossary(tmp_path, _with_evidence(block)))
+    assert any(message in p.message for p in g.problems), [p.message for p in g.problems]
+
+
+def test_cli_counts_and_max_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_glossary(tmp_path)
+    assert claims.run(root, "missing", "json") == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["claims"] == payload["with_evidence"] + payload["without_evidence"] > 0
+    assert claims.run(root, "missing", "text", max_missing=0) == 1
+    assert "claims without evidence" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def real() -> gl.Glossary:
+    return gl.load(GLOSSARY)
+
+
+def test_real_glossary_evidence_tests_exist(real: gl.Glossary) -> None:
+    """Every `test:` an evidence entry names is a real test function, so the claim is rerun."""
+    g = real
+    assert not g.problems
+    named = {ev.test for item in [*g.concepts.values(), *g.gpus.values()] for ev in item.evidence if ev.test}
+    assert named
+    for ref in named:
+        path, _, func = ref.partition("::")
+        tree = ast.parse((REPO / path).read_text())
+        assert func in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, ref
+
+
+# Statements a vendor review found wrong (issue 13); each must stay out of the glossary's prose.
+RETRACTED = [
+    r"wave64 is a compile option",
+    r"-mwavefrontsize64 selects wave64",
+    r"only memory capacity and bandwidth change",
+    r"setmaxnreg exist only for sm_90a",
+    r"kernels cannot lay out shared memory",
+    r"--roof-only option skips counter collection",
+    r"switch it on for MI300",
+    r"there is no PTX-style JIT step",
+    r"MI300 series builds a\s+GPU from eight XCD",
+    r"Apple machines have one GPU and nothing to\s+query",
+    r"Later MSL revisions extend the atomic overloads",
+    r"Kernels tuned for gfx942 run",
+    r"no fp8 dtype or fp8 matmul",
+    r"AMD documents a comparable data movement engine",
+    r"AMD HIP and Metal have no equivalent level",
+    r"behind a 64 MB Infinity Cache",
+]
+
+
+def test_retracted_statements_stay_out() -> None:
+    text = "\n".join(p.read_text() for p in sorted(GLOSSARY.rglob("*.yaml")))
+    text = " ".join(text.split())
+    for pattern in RETRACTED:
+        assert not re.search(pattern, text), pattern
+
+
+def test_corrected_cells(real: gl.Glossary) -> None:
+    c = real.concepts
+    assert c["fleet-monitoring"].terms.hip.relation.value == "approximate"
+    assert c["gpudirect-storage"].terms.hip.relation.value == "renamed"
+    assert "hipfile.h" in c["gpudirect-storage"].terms.hip.symbols
+    assert "hiptensor/hiptensor.h" in c["tensor-contractions"].terms.hip.symbols
+    assert "amd_smi/amdsmi.h" in c["management-library"].terms.hip.symbols
+    assert c["topology-query"].terms.hip.symbols[0] == "amdsmi_topo_get_link_type"
+    assert c["topology-query"].terms.metal.relation.value != "none"
+    assert c["thread-block-cluster"].terms.hip.relation.value == "approximate"

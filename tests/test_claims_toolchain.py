@@ -1,0 +1,199 @@
+"""Glossary claims that this machine's toolchains can show, rerun: each test is named by an `evidence:`
+entry's `test:` field, so a claim and the run that shows it cannot drift apart silently.
+
+clang-19 with Debian's HIP headers (HIP 5.2) compiles for gfx942/gfx90a; Triton 3.9's wheel ships the
+HIP 7.1 headers, read here as text (clang 19 cannot compile against them); ptxas 13 assembles PTX for
+sm_90a/sm_100a/sm_120a; MLX runs on the CPU. A missing tool skips with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from xlate.kernels import tools
+
+HIP_CLANG = tools.hip_clang()
+needs_clang = pytest.mark.skipif(HIP_CLANG is None, reason="no clang++-19 (or newer) for HIP on this machine")
+PTXAS = next((p for p in ("/usr/local/bin/ptxas", "/usr/local/cuda/bin/ptxas") if Path(p).is_file()), None)
+needs_ptxas = pytest.mark.skipif(PTXAS is None, reason="no ptxas on this machine")
+
+
+def _hip_syntax(tmp_path: Path, source: str, arch: str = "gfx942", extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    src = tmp_path / "claim.hip"
+    src.write_text(source)
+    env = dict(os.environ, HIP_PLATFORM="amd")
+    cmd = [HIP_CLANG, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-fsyntax-only", *extra, str(src)]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+
+
+def _ptxas(tmp_path: Path, target: str, body: str) -> subprocess.CompletedProcess:
+    ptx = tmp_path / f"claim_{target}.ptx"
+    ptx.write_text(f".version 8.8\n.target {target}\n.address_size 64\n.visible .entry k() {{\n  {body}\n  ret;\n}}\n")
+    return subprocess.run([PTXAS, f"-arch={target}", str(ptx), "-o", str(tmp_path / f"{target}.cubin")],
+                          capture_output=True, text=True, timeout=60)
+
+
+# --- HIP device code (clang-19, gfx942 / gfx90a) ---------------------------------------------------
+
+
+@pytest.mark.slow
+@needs_clang
+def test_hip_has_no_cuda_address_space_predicates(tmp_path: Path) -> None:
+    ok = _hip_syntax(tmp_path, """#include <hip/hip_runtime.h>
+__global__ void k(int* p) {
+  __shared__ int s[64];
+  int* g = (threadIdx.x & 1) ? s : p;
+  p[threadIdx.x] = __builtin_amdgcn_is_shared((const __attribute__((address_space(0))) void*)g)
+                 + __builtin_amdgcn_is_private((const __attribute__((address_space(0))) void*)g);
+}
+""")
+    assert ok.returncode == 0, ok.stderr
+    for cuda_name in ("__isShared", "__isGlobal", "__cvta_generic_to_shared"):
+        bad = _hip_syntax(tmp_path, f"#include <hip/hip_runtime.h>\n__global__ void k(int* p) {{ p[0] = (int)(long){cuda_name}(p); }}\n")
+        assert bad.returncode != 0 and f"undeclared identifier '{cuda_name}'" in bad.stderr, cuda_name
+
+
+@pytest.mark.slow
+@needs_clang
+def test_no_async_work_group_copy_builtin(tmp_path: Path) -> None:
+    run = _hip_syntax(tmp_path, "#include <hip/hip_runtime.h>\n__global__ void k(int* p) { __builtin_amdgcn_async_work_group_copy(p); }\n")
+    assert run.returncode != 0
+    assert "undeclared identifier '__builtin_amdgcn_async_work_group_copy'" in run.stderr
+
+
+@pytest.mark.slow
+@needs_clang
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_global_load_lds_builtin_exists(tmp_path: Path, arch: str) -> None:
+    run = _hip_syntax(tmp_path, """__global__ void k(int* p) {
+  __shared__ int s[64];
+  __builtin_amdgcn_global_load_lds((__attribute__((address_space(1))) void*)p,
+                                   (__attribute__((address_space(3))) void*)s, 4, 0, 0);
+}
+""", arch)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.slow
+@needs_clang
+def test_hip_5_has_no_activemask_or_match(tmp_path: Path) -> None:
+    """Debian's HIP 5.2 headers predate the ROCm 6.2 warp-sync builtins: none of them is declared."""
+    version = Path("/usr/include/hip/hip_version.h")
+    if not version.is_file() or "#define HIP_VERSION_MAJOR 5" not in version.read_text():
+        pytest.skip("this check is about HIP 5.x headers at /usr/include/hip")
+    for name, call in (("__activemask", "__activemask()"), ("__match_any_sync", "__match_any_sync(0ull, p[1])"),
+                       ("__any_sync", "__any_sync(0ull, p[1])")):
+        run = _hip_syntax(tmp_path, f"#include <hip/hip_runtime.h>\n__global__ void k(int* p) {{ p[0] = (int){call}; }}\n")
+        assert run.returncode != 0 and f"undeclared identifier '{name}'" in run.stderr, name
+    # The mask-free votes are older and present.
+    ok = _hip_syntax(tmp_path, "#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = __all(p[1]) + __any(p[2]); }\n")
+    assert ok.returncode == 0, ok.stderr
+
+
+@pytest.mark.slow
+@needs_clang
+def test_code_object_names_one_processor(tmp_path: Path) -> None:
+    src = tmp_path / "one.hip"
+    src.write_text("__global__ void k(float* p) { p[0] *= 2.0f; }\n")
+    out = tmp_path / "one.s"
+    cmd = [HIP_CLANG, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-S", "-o", str(out), str(src)]
+    run = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, HIP_PLATFORM="amd"), timeout=120)
+    assert run.returncode == 0, run.stderr
+    targets = re.findall(r'\.amdgcn_target "([^"]+)"', out.read_text())
+    assert targets == ["amdgcn-amd-amdhsa--gfx942"]
+
+
+# --- HIP 7.1 headers (shipped in Triton's AMD backend), read as text -------------------------------
+
+
+def _hip7_headers() -> Path | None:
+    spec = importlib.util.find_spec("triton")
+    if spec is None or spec.origin is None:
+        return None
+    root = Path(spec.origin).parent / "backends" / "amd" / "include" / "hip"
+    return root if (root / "hip_version.h").is_file() else None
+
+
+def test_warp_sync_builtins_default_on_in_hip_7() -> None:
+    root = _hip7_headers()
+    if root is None:
+        pytest.skip("Triton's AMD backend with HIP headers is not installed")
+    version = (root / "hip_version.h").read_text()
+    major = int(re.search(r"#define HIP_VERSION_MAJOR (\d+)", version).group(1))
+    if major < 7:
+        pytest.skip(f"bundled HIP headers are version {major}, the claim is about 7.x")
+    sync = (root / "amd_detail" / "amd_warp_sync_functions.h").read_text()
+    # On by default, off only with HIP_DISABLE_WARP_SYNC_BUILTINS; no opt-in macro any more.
+    assert "#if !defined(HIP_DISABLE_WARP_SYNC_BUILTINS)" in sync
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in sync
+    assert "introduced in ROCm 6.2" in sync
+    for name in ("__shfl_down_sync", "__ballot_sync", "__any_sync", "__match_any_sync", "__match_any"):
+        assert re.search(rf"\b{name}\s*\(", sync), name
+    warp = (root / "amd_detail" / "amd_warp_functions.h").read_text()
+    guard = warp.index("#if !defined(HIP_DISABLE_WARP_SYNC_BUILTINS)")
+    assert guard < warp.index("__activemask()") < warp.index("#endif", guard)
+    assert "return __ballot(true);" in warp
+
+
+# --- PTX (ptxas 13) --------------------------------------------------------------------------------
+
+
+@needs_ptxas
+def test_setmaxnreg_targets(tmp_path: Path) -> None:
+    body = "setmaxnreg.inc.sync.aligned.u32 232;"
+    for target in ("sm_90a", "sm_100a", "sm_100f", "sm_120a"):
+        run = _ptxas(tmp_path, target, body)
+        assert run.returncode == 0, (target, run.stderr)
+    for target in ("sm_90", "sm_100"):
+        run = _ptxas(tmp_path, target, body)
+        assert run.returncode != 0 and "not supported on .target" in run.stderr, target
+
+
+@needs_ptxas
+def test_wgmma_is_sm90a_only(tmp_path: Path) -> None:
+    body = "wgmma.fence.sync.aligned;"
+    assert _ptxas(tmp_path, "sm_90a", body).returncode == 0
+    for target in ("sm_90", "sm_100a", "sm_120a"):
+        run = _ptxas(tmp_path, target, body)
+        assert run.returncode != 0 and "not supported on .target" in run.stderr, target
+
+
+# --- MLX on the CPU and Triton's Gluon ------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_mlx_mxfp8_quantized_matmul() -> None:
+    mx = pytest.importorskip("mlx.core")
+    assert not [d for d in dir(mx) if "float8" in d.lower()], "MLX now has an fp8 dtype: update fp8-formats"
+    assert hasattr(mx, "to_fp8") and hasattr(mx, "from_fp8")
+    mx.random.seed(0)
+    w = mx.random.normal((64, 128))
+    x = mx.random.normal((4, 128))
+    wq, scales = mx.quantize(w, group_size=32, bits=8, mode="mxfp8")[:2]
+    y = mx.quantized_matmul(x, wq, scales, None, transpose=True, group_size=32, bits=8, mode="mxfp8")
+    ref = x @ w.T
+    rel = float(mx.sqrt(mx.sum((y - ref) ** 2)) / mx.sqrt(mx.sum(ref**2)))
+    assert y.shape == (4, 64) and rel < 0.1, rel  # E4M3 keeps ~2 significant digits
+
+
+@pytest.mark.slow
+def test_gluon_amd_modules() -> None:
+    pytest.importorskip("triton")
+    try:
+        from triton.experimental.gluon import language as gl
+        from triton.experimental.gluon.language.amd.cdna4 import async_copy
+        from triton.experimental.gluon.language.amd.cdna5 import cluster, mbarrier, tdm
+    except ImportError as exc:  # an older Triton without these Gluon modules
+        pytest.skip(f"Gluon's AMD modules are not in this Triton: {exc}")
+    assert all(hasattr(mbarrier, f) for f in ("init", "arrive", "wait"))
+    assert all(hasattr(cluster, f) for f in ("arrive", "wait"))
+    assert hasattr(async_copy, "global_load_to_shared") and hasattr(async_copy, "buffer_load_to_shared")
+    assert tdm is not None
+    for layout in ("SwizzledSharedLayout", "PaddedSharedLayout", "NVMMASharedLayout"):
+        assert hasattr(gl, layout), layout
