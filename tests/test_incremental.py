@@ -101,7 +101,10 @@ def test_split_keeps_every_line_once() -> None:
 def test_edits_inside_each_function_match_a_whole_file_pass(explain, path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     tracker = IncrementalHazards(explain)
-    tracker.full(text)
+    if any(e["kind"] == "syntax" for e in tracker.full(text)["errors"]):
+        # tree-sitter-cuda cannot read all of it (a calling-convention macro, say): whole-file passes only.
+        assert tracker.update(text + "\n") is None and "syntax error" in tracker.declined
+        return
     for piece in (p for p in split(text) if not p.context):
         lines = text.split("\n")
         lines.insert((piece.start + piece.end) // 2, "")

@@ -219,6 +219,9 @@ class IncrementalHazards:
         pieces = split(text)
         context = _context_digest(pieces)
         self.declined = None
+        if self._context is None:
+            self.declined = "no whole-file pass without a syntax error yet"
+            return None
         if context != self._context:
             self.declined = "the file's declarations changed"
             return None
