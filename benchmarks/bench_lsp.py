@@ -16,7 +16,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from xlate.lsp import DEBOUNCE_S
+from xlate.lsp.server import DEBOUNCE_S
 
 KERNEL = """\
 __global__ void reduce_{i}(const float* x, float* out, int n) {{
