@@ -96,11 +96,11 @@ def test_text_card_shows_summary_terms_related_and_docs() -> None:
 @pytest.mark.parametrize(
     ("query", "code", "needle"),
     [
-        ("zzzqqqxxyy", 1, "no concept matches"),
+        ("zzzqqqxxyy", 1, "no concept, symbol or GPU matches"),
         ("", 2, "empty query"),
         ("   ", 2, "empty query"),
         ("\x07\x1b\x08", 2, "empty query"),
-        ("x" * 5000, 1, "no concept matches"),
+        ("x" * 5000, 1, "no concept, symbol or GPU matches"),
     ],
     ids=["unknown", "empty", "blank", "control-chars", "very-long"],
 )

@@ -17,10 +17,13 @@ def main() -> None:
         except KeyboardInterrupt:
             code = 130
         sys.exit(code)
-    if argv and argv[0] == "explain" and "--install-completion" not in argv and "--show-completion" not in argv:
+    if argv and argv[0] in ("explain", "translate") and "--install-completion" not in argv and "--show-completion" not in argv:
         import os
 
-        from xlate.explain import main as explain_main
+        if argv[0] == "translate":
+            from xlate.translate.cli import main as explain_main
+        else:
+            from xlate.explain import main as explain_main
 
         try:
             code = explain_main(argv[1:])

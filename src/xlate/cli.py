@@ -80,6 +80,24 @@ def glossary_claims(
     raise typer.Exit(run(_root(root), show, fmt, max_missing))
 
 
+@glossary_app.command("import-hipify")
+def glossary_import_hipify(
+    tables: Path = typer.Argument(..., help="folder with HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the source commit"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
+    from xlate import hipify_import
+
+    try:
+        counts = hipify_import.import_tables(tables, _root(root))
+    except hipify_import.ImportError_ as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for family, n in counts.items():
+        typer.echo(f"{family}: {n} rows")
+    typer.echo(f"{sum(counts.values())} rows in {len(counts)} families")
+
+
 @glossary_app.command("fix-edges")
 def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
     """Write the missing side of every one-sided see-also / contrasts-with edge."""
@@ -151,16 +169,20 @@ def lsp() -> None:
 
 
 @docs_app.command("generate")
-def docs_generate(root: Optional[Path] = GlossaryOption) -> None:
-    """Write the pages generated from the glossary, rules, kernels and spec sheets into docs/."""
-    from xlate.docsgen.build import DocsError, generate
+def docs_generate(
+    root: Optional[Path] = GlossaryOption,
+    out: Optional[Path] = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
+) -> None:
+    """Write the generated pages to a folder to read or diff them (mkdocs itself needs no generate step)."""
+    from xlate.docsgen.build import DocsError, generate, repo_root
 
+    target = out or repo_root() / "build" / "generated-docs"
     try:
-        pages = generate(root)
+        pages = generate(root, target)
     except DocsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"generated {len(pages)} pages")
+    typer.echo(f"generated {len(pages)} pages in {target}")
 
 
 @docs_app.command("build")
@@ -168,15 +190,30 @@ def docs_build(
     engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
     site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
 ) -> None:
-    """Generate the pages, then build the site (mkdocs --strict, or zensical)."""
+    """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
 
     try:
-        pages, seconds = build(site_dir=site_dir, engine=engine)
+        pages, seconds, site = build(site_dir=site_dir, engine=engine)
     except DocsError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"built the site with {engine}: {pages} generated pages in {seconds:.1f} s")
+    typer.echo(f"built the site with {engine}: {pages} HTML pages in {seconds:.1f} s")
+    typer.echo(f"site: {site} (open {site / 'index.html'}; search needs http: xlate docs serve)")
+
+
+@docs_app.command("serve")
+def docs_serve(
+    addr: str = typer.Option("127.0.0.1:8000", "--dev-addr", help="address to serve on"),
+) -> None:
+    """Serve the site with live reload; rebuilds when docs/, glossary/ or kernels/ change."""
+    from xlate.docsgen.build import DocsError, serve
+
+    try:
+        raise typer.Exit(serve(addr))
+    except DocsError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -194,6 +231,14 @@ def explain(
     from xlate.explain import run
 
     raise typer.Exit(run(paths, backend, fmt, fail_on, include, exclude, jobs, glossary=root))
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}, add_help_option=False)
+def translate(ctx: typer.Context) -> None:
+    """Translate CUDA source to HIP by the symbol rows (`xlate translate --help` lists the options)."""
+    from xlate.translate.cli import main
+
+    raise typer.Exit(main(list(ctx.args)))
 
 
 @glossary_app.command("coverage")

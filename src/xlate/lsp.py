@@ -172,6 +172,9 @@ def hover(ls: XlateServer, params: types.HoverParams) -> types.Hover | None:
     match = find_concept(ls.index, candidates)
     if match is not None:
         value = card_markdown(ls.index, match)
+        entry = next((e for e in map(ls.symbol_map.get, candidates) if e is not None), None)
+        if entry is not None and entry.row and entry.row.get("sides"):
+            value = api_card_markdown(ls.index, entry) + "\n\n---\n\n" + value  # the symbol's own row first
     else:
         entry = next((e for e in map(ls.symbol_map.get, candidates) if e is not None), None)
         if entry is None:

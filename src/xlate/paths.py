@@ -63,6 +63,13 @@ def _stat_signature(root: Path) -> str:
     """
     stamps: list[str] = []
     _yaml_stamps(str(root), stamps)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for module in ("index.py", "rows.py", "api.py", "model.py", "glossary.py"):  # index.BUILDER_MODULES
+        try:
+            st = os.stat(os.path.join(here, module))
+            stamps.append(f"{module}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            continue
     kernels = root.parent / "kernels" / "examples"
     if kernels.is_dir():
         for name in sorted(os.listdir(kernels)):

@@ -1,15 +1,21 @@
-// Inclusive prefix sum of n int32 values, reduce-then-scan in three launches: (1) each block sums
-// a tile of 2048 elements, (2) one block scans the tile totals, (3) each block scans its tile
-// again and adds the total of the tiles before it. The input is read twice and the output
-// written once, all with 16-byte coalesced accesses staged through shared memory. Inside a
-// block, warps scan with shuffle-up steps and combine their totals through shared memory.
+// Inclusive prefix sum of n int32 values in one pass: a single-pass scan with decoupled
+// look-back. Each block takes the next tile index from a counter (so every tile's predecessors
+// were started before it), scans its tile, publishes the tile's total ("aggregate") at once, then
+// looks back over its predecessors' published words until it meets one that carries a full
+// inclusive prefix, adds what it passed, publishes its own inclusive prefix and writes the tile.
+// The data is read once and written once, with 16-byte coalesced accesses and no staging.
+// Within a tile each thread holds ROWS int4 vectors (row r of the tile is int4 r * THREADS + t),
+// warps scan the per-thread sums with shuffle-up steps for all rows at once, and warp 0 scans the
+// ROWS x WARPS warp totals. A tile's status word packs a flag and the value in 64 bits, so one
+// relaxed load or store moves both together.
 #include "../../common/harness.cuh"
 
-constexpr int THREADS = 256;
-constexpr int ITEMS = 8;  // consecutive elements per thread, scanned serially in registers
-constexpr int TILE = THREADS * ITEMS;
+constexpr int THREADS = 512;
+constexpr int ROWS = 4;  // int4 vectors per thread
+constexpr int TILE = THREADS * ROWS * 4;
 constexpr int WARPS = THREADS / 32;
 constexpr unsigned FULL_MASK = 0xffffffffu;
+constexpr unsigned long long FLAG_AGGREGATE = 1ull << 32, FLAG_PREFIX = 2ull << 32;
 
 __device__ int warp_inclusive_scan(int v) {
   int lane = threadIdx.x % 32;
@@ -21,94 +27,108 @@ __device__ int warp_inclusive_scan(int v) {
   return v;
 }
 
-// Inclusive scan of one value per thread across the block. `totals` is shared, WARPS ints.
-__device__ int block_inclusive_scan(int v, int* totals) {
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  v = warp_inclusive_scan(v);
-  if (lane == 31) totals[warp] = v;
+__device__ void publish(unsigned long long* word, unsigned long long flag, int value) {
+  unsigned long long w = flag | (unsigned)value;
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(w) : "memory");
+}
+
+__device__ unsigned long long peek(const unsigned long long* word) {
+  unsigned long long w;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(word) : "memory");
+  return w;
+}
+
+// Warp 0: the sum of every element before tile `tile`, from the predecessors' status words,
+// 32 predecessors per step (lane 0 the nearest), until one of them carries an inclusive prefix.
+__device__ int look_back(const unsigned long long* status, long tile) {
+  int lane = threadIdx.x % 32;
+  int exclusive = 0;
+  for (long pred = tile - 1;; pred -= 32) {
+    long idx = pred - lane;
+    unsigned long long w = idx >= 0 ? peek(&status[idx]) : FLAG_PREFIX;  // before tile 0: prefix 0
+    while (__any_sync(FULL_MASK, (w >> 32) == 0))  // some predecessor has not published yet
+      if ((w >> 32) == 0) w = peek(&status[idx]);
+    unsigned prefixes = __ballot_sync(FULL_MASK, (w >> 32) == 2);
+    int v = (int)(unsigned)w;
+    if (prefixes) {
+      int nearest = __ffs(prefixes) - 1;  // stop at the nearest inclusive prefix
+      exclusive += __reduce_add_sync(FULL_MASK, lane <= nearest ? v : 0);
+      return exclusive;
+    }
+    exclusive += __reduce_add_sync(FULL_MASK, v);
+  }
+}
+
+__global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restrict__ in4, const int* __restrict__ in,
+                                                            int4* __restrict__ out4, int* __restrict__ out, long n,
+                                                            unsigned long long* status, unsigned* next_tile) {
+  __shared__ int warp_totals[ROWS * WARPS];
+  __shared__ long tile_shared;
+  __shared__ int tile_prefix;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  const long tile = tile_shared;
+  const long base = tile * TILE;
+  const bool full = base + TILE <= n;
+  int4 v[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    long e = base + (long)(r * THREADS + threadIdx.x) * 4;
+    if (full) {
+      v[r] = in4[e / 4];
+    } else {
+      v[r].x = e < n ? in[e] : 0;
+      v[r].y = e + 1 < n ? in[e + 1] : 0;
+      v[r].z = e + 2 < n ? in[e + 2] : 0;
+      v[r].w = e + 3 < n ? in[e + 3] : 0;
+    }
+  }
+  // serial scan inside each int4, then a warp scan of the per-thread sums of every row
+  int incl[ROWS];
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    v[r].y += v[r].x; v[r].z += v[r].y; v[r].w += v[r].z;
+    incl[r] = warp_inclusive_scan(v[r].w);
+    if (lane == 31) warp_totals[r * WARPS + warp] = incl[r];
+  }
   __syncthreads();
   if (warp == 0) {
-    int t = lane < WARPS ? totals[lane] : 0;
-    t = warp_inclusive_scan(t);
-    if (lane < WARPS) totals[lane] = t;
-  }
-  __syncthreads();
-  if (warp > 0) v += totals[warp - 1];
-  __syncthreads();  // totals may be reused by the caller's next scan
-  return v;
-}
-
-__global__ __launch_bounds__(THREADS) void tile_sums(const int4* __restrict__ in4, const int* __restrict__ in,
-                                                     long n, int* __restrict__ tile_totals) {
-  __shared__ int warp_totals[WARPS];
-  long base = (long)blockIdx.x * TILE;
-  int s = 0;
-  if (base + TILE <= n) {
+    // ROWS * WARPS totals in row-major order = the tile's order: two per lane for 4 x 16
+    constexpr int PER_LANE = ROWS * WARPS / 32;
+    int t[PER_LANE], s = 0;
 #pragma unroll
-    for (int k = 0; k < TILE / 4 / THREADS; ++k) {
-      int4 v = in4[base / 4 + threadIdx.x + k * THREADS];
-      s += (v.x + v.y) + (v.z + v.w);
+    for (int j = 0; j < PER_LANE; ++j) s += (t[j] = warp_totals[lane * PER_LANE + j]);
+    int lane_incl = warp_inclusive_scan(s);
+    int aggregate = __shfl_sync(FULL_MASK, lane_incl, 31);
+    if (lane == 0) publish(&status[tile], tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
+    int before = tile == 0 ? 0 : look_back(status, tile);
+    if (lane == 0) {
+      if (tile > 0) publish(&status[tile], FLAG_PREFIX, before + aggregate);
+      tile_prefix = before;
     }
-  } else {
-    for (long i = base + threadIdx.x; i < n; i += THREADS) s += in[i];
-  }
-  s = __reduce_add_sync(FULL_MASK, s);  // the warp's integer sum in one instruction (sm_80 and later)
-  if (threadIdx.x % 32 == 0) warp_totals[threadIdx.x / 32] = s;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int t = 0;
-    for (int w = 0; w < WARPS; ++w) t += warp_totals[w];
-    tile_totals[blockIdx.x] = t;
-  }
-}
-
-// One block walks the tile totals in chunks of THREADS, carrying the running sum between chunks.
-__global__ __launch_bounds__(THREADS) void scan_totals(int* totals, long count) {
-  __shared__ int scratch[WARPS];
-  __shared__ int chunk_total;
-  int carry = 0;
-  for (long start = 0; start < count; start += THREADS) {
-    long i = start + threadIdx.x;
-    int v = i < count ? totals[i] : 0;
-    int incl = block_inclusive_scan(v, scratch);
-    if (i < count) totals[i] = incl + carry;
-    if (threadIdx.x == THREADS - 1) chunk_total = incl;
-    __syncthreads();
-    carry += chunk_total;
-    __syncthreads();
-  }
-}
-
-__global__ __launch_bounds__(THREADS) void scan_tiles(const int4* __restrict__ in4, const int* __restrict__ in,
-                                                      int4* __restrict__ out4, int* __restrict__ out,
-                                                      const int* __restrict__ scanned_totals, long n) {
-  __shared__ int4 stage4[TILE / 4];  // the tile, loaded coalesced, then read per thread
-  __shared__ int scratch[WARPS];
-  int* stage = reinterpret_cast<int*>(stage4);
-  long base = (long)blockIdx.x * TILE;
-  bool full = base + TILE <= n;
-  if (full) {
+    int run = lane_incl - s;
 #pragma unroll
-    for (int k = 0; k < TILE / 4 / THREADS; ++k) stage4[threadIdx.x + k * THREADS] = in4[base / 4 + threadIdx.x + k * THREADS];
-  } else {
-    for (int i = threadIdx.x; i < TILE; i += THREADS) stage[i] = base + i < n ? in[base + i] : 0;
+    for (int j = 0; j < PER_LANE; ++j) {
+      warp_totals[lane * PER_LANE + j] = run;  // exclusive offset of (row, warp) inside the tile
+      run += t[j];
+    }
   }
   __syncthreads();
-  int4 a = stage4[2 * threadIdx.x], b = stage4[2 * threadIdx.x + 1];
-  int items[ITEMS] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-  int run = 0;
+  const int prefix = tile_prefix;
 #pragma unroll
-  for (int k = 0; k < ITEMS; ++k) items[k] = (run += items[k]);
-  int before = block_inclusive_scan(run, scratch) - run + (blockIdx.x > 0 ? scanned_totals[blockIdx.x - 1] : 0);
-  stage4[2 * threadIdx.x] = make_int4(items[0] + before, items[1] + before, items[2] + before, items[3] + before);
-  stage4[2 * threadIdx.x + 1] = make_int4(items[4] + before, items[5] + before, items[6] + before, items[7] + before);
-  __syncthreads();  // the scanned tile is complete before the coalesced store reads it
-  if (full) {
-#pragma unroll
-    for (int k = 0; k < TILE / 4 / THREADS; ++k) out4[base / 4 + threadIdx.x + k * THREADS] = stage4[threadIdx.x + k * THREADS];
-  } else {
-    for (int i = threadIdx.x; i < TILE; i += THREADS)
-      if (base + i < n) out[base + i] = stage[i];
+  for (int r = 0; r < ROWS; ++r) {
+    int add = prefix + warp_totals[r * WARPS + warp] + incl[r] - v[r].w;
+    int4 o = make_int4(v[r].x + add, v[r].y + add, v[r].z + add, v[r].w + add);
+    long e = base + (long)(r * THREADS + threadIdx.x) * 4;
+    if (full) {
+      out4[e / 4] = o;
+    } else {
+      if (e < n) out[e] = o.x;
+      if (e + 1 < n) out[e + 1] = o.y;
+      if (e + 2 < n) out[e + 2] = o.z;
+      if (e + 3 < n) out[e + 3] = o.w;
+    }
   }
 }
 
@@ -118,17 +138,18 @@ int main(int argc, char** argv) {
   int* in = harness::to_device(harness::read<int>(args, "x", n));
   int* out = harness::poisoned<int>(n);
   long tiles = (n + TILE - 1) / TILE;
-  int* totals = harness::poisoned<int>(tiles);
+  unsigned long long* status = nullptr;  // one status word per tile, then the tile counter
+  CHECK(cudaMalloc(&status, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
+  auto* next_tile = reinterpret_cast<unsigned*>(status + tiles);
   auto* in4 = reinterpret_cast<const int4*>(in);
   auto launch = [&] {
-    tile_sums<<<tiles, THREADS>>>(in4, in, n, totals);
-    scan_totals<<<1, THREADS>>>(totals, tiles);
-    scan_tiles<<<tiles, THREADS>>>(in4, in, reinterpret_cast<int4*>(out), out, totals, n);
+    CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
+    scan_single_pass<<<tiles, THREADS>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status, next_tile);
   };
   float ms = harness::median_ms(launch, args.iters);
   auto host = harness::to_host(out, n);
   harness::write(args, "y", host.data(), n);
   harness::report(ms);
-  CHECK(cudaFree(in)); CHECK(cudaFree(out)); CHECK(cudaFree(totals));
+  CHECK(cudaFree(in)); CHECK(cudaFree(out)); CHECK(cudaFree(status));
   return 0;
 }

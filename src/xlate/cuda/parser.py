@@ -18,11 +18,38 @@ def _parser() -> Parser:
     return Parser(language())
 
 
-def parse(source: bytes, old_tree: Tree | None = None) -> Tree:
-    """Parse bytes into a syntax tree; pass the previous tree after an edit for incremental parsing."""
-    if old_tree is None:
-        return _parser().parse(source)
-    return _parser().parse(source, old_tree)
+class ParseCancelled(Exception):
+    """The parse ran past its deadline and was abandoned."""
+
+
+_CHUNK = 1 << 16
+
+
+def parse(source: bytes, old_tree: Tree | None = None, deadline: float | None = None) -> Tree:
+    """Parse bytes into a syntax tree; pass the previous tree after an edit for incremental parsing.
+
+    With a `deadline` (a time.monotonic() value) the parser reads the source in chunks and checks
+    the clock as it goes (tree-sitter only reports progress for chunked input), raising
+    ParseCancelled when the deadline passes.
+    """
+    parser = _parser()
+    if deadline is None:
+        return parser.parse(source) if old_tree is None else parser.parse(source, old_tree)
+    from time import monotonic
+
+    def read(offset: int, _point: object) -> bytes:
+        return source[offset : offset + _CHUNK]
+
+    def late(*_state: object) -> bool:
+        return monotonic() > deadline
+
+    try:
+        if old_tree is None:
+            return parser.parse(read, progress_callback=late)
+        return parser.parse(read, old_tree, progress_callback=late)
+    except ValueError as exc:  # tree-sitter's "Parsing failed": cancelled by `late`
+        parser.reset()  # otherwise the next parse would resume this one
+        raise ParseCancelled(str(exc)) from None
 
 
 def node_text(node: Node) -> str:

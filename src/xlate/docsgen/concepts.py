@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from xlate.docsgen import svg
-from xlate.docsgen.text import code, prose, table_cell
+from xlate.docsgen import snippets, svg, terms
+from xlate.docsgen.text import code, prose, prose_linked, table_cell
 from xlate.glossary import Glossary
 from xlate.model import REVERSE_LABEL, SYMMETRIC_EDGES, Category, Concept, Term
 
@@ -19,7 +19,6 @@ CATEGORY_TITLE = {
     "toolchain": "Toolchain and IR", "libraries": "Libraries", "profiling": "Profiling and debugging",
     "interconnect": "Interconnect and multi-GPU",
 }
-KERNEL_FILES = {"cuda": "{n}.cu", "hip": "{n}.hip", "triton": "{n}_triton.py", "metal": "{n}.metal", "mlx": "{n}_mlx.py"}
 SNIPPET_LANG = {"cuda": "cuda", "hip": "cpp", "triton": "python", "metal": "cpp", "mlx": "python"}
 
 
@@ -61,26 +60,8 @@ def _neighbours(g: Glossary, c: Concept) -> list[tuple[str, Concept]]:
     return [(", ".join(labels[tid]), targets[tid]) for tid in labels]
 
 
-def _snippet(kernels: Path, example: str, backend: str, symbol: str) -> tuple[str, int, str] | None:
-    """(file name, 1-based line, a few lines of code) where the symbol first occurs in the example."""
-    pattern = KERNEL_FILES.get(backend)
-    if not pattern:
-        return None
-    path = kernels / example / pattern.format(n=example.replace("-", "_"))
-    if not path.exists():
-        path = kernels / example / pattern.format(n=example)
-    if not path.exists():
-        return None
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    for i, line in enumerate(lines):
-        if symbol in line:
-            lo, hi = max(0, i - 1), min(len(lines), i + 2)
-            return path.name, i + 1, "\n".join(lines[lo:hi])
-    return None
-
-
-# Concept pages are the definitions: rank them above pages that merely mention a term often.
-FRONT_MATTER = ["---", "search:", "  boost: 4", "---", ""]
+# At most this many kernel snippets per concept page (one example, a tab per backend); other examples are links.
+SNIPPET_BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
 
 
 def headline(c: Concept) -> str:
@@ -96,33 +77,107 @@ def headline(c: Concept) -> str:
     return " · ".join(names)
 
 
-def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path) -> str:
-    lines = FRONT_MATTER + [f"# {prose(headline(c))}", ""]
+def own_symbols(c: Concept) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for backend in BACKEND_ORDER:
+        term = getattr(c.terms, backend)
+        if term is not None and term.relation.value != "none" and term.symbols:
+            out[backend] = list(term.symbols)
+    return out
+
+
+def _front_matter(c: Concept) -> list[str]:
+    # No table of contents column: a concept page is short, and the cross-vendor table needs the width.
+    return ["---", f"source: glossary/{c.category.value}/{c.id}.yaml", "hide: [toc]", "---", ""]
+
+
+def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tuple[Concept, dict]]) -> list[str]:
+    """One example's snippets in tabs (the matched line highlighted), the other examples as links.
+
+    Examples come from example.yaml (they say they show this concept), then from the concepts that are
+    part of this one, use it or run on it, then from a search of the sources for this concept's own symbols, each labelled.
+    """
+    listed = [(ex["example"], ex["symbols"]) for ex in examples]
+    named = {name for name, _ in listed}
+    parts: dict[str, dict[str, str]] = {}
+    part_names: dict[str, list[str]] = {}
+    for part, ex in via_parts:
+        if ex["example"] in named:
+            continue
+        parts.setdefault(ex["example"], {}).update(ex["symbols"])
+        part_names.setdefault(ex["example"], []).append(part.title)
+    named |= set(parts)
+    found = [(name, {b: s}) for name, b, s in snippets.mentions(kernels, own_symbols(c)) if name not in named]
+    merged: dict[str, dict[str, str]] = {}
+    for name, syms in found:
+        merged.setdefault(name, {}).update(syms)
+    shown_by_spelling = list(merged.items())
+    if not listed and not parts and not shown_by_spelling:
+        return []
+    lines = ["## In the kernel gallery", ""]
+    first: list[snippets.Snippet] = []
+    for name, syms in listed + list(parts.items()) + shown_by_spelling:
+        first = [sn for b in SNIPPET_BACKENDS if b in syms and (sn := snippets.snippet(kernels, name, b, syms[b]))]
+        if first:
+            break
+    if first:
+        ex = first[0].example
+        if ex in parts:
+            why = "the line that uses " + ", ".join(prose(t) for t in dict.fromkeys(part_names[ex])) + " highlighted"
+        elif ex in merged:
+            why = "the line where its symbol appears highlighted"
+        else:
+            why = "the line that uses it highlighted"
+        lines += [f"[{prose(ex)}](../../kernels/{ex}.md), {why}:", ""]
+        for sn in first:
+            fence = "````" if "```" in sn.code else "```"
+            lines += [f'=== "{BACKEND_TITLE[sn.backend]}"', "",
+                      f'    {fence} {SNIPPET_LANG[sn.backend]} title="{sn.file}" linenums="{sn.start}" hl_lines="{sn.highlight}"']
+            lines += [("    " + ln) if ln else "" for ln in sn.code.splitlines()]
+            lines += [f"    {fence}", ""]
+    shown = first[0].example if first else None
+
+    def item(name: str, syms: dict[str, str]) -> str:
+        spelled = ", ".join(code(v) for v in dict.fromkeys(syms.values()))
+        return f"- [{prose(name)}](../../kernels/{name}.md)" + (f": {spelled}" if spelled else "")
+
+    others = [item(n, s) for n, s in listed if n != shown]
+    if others:
+        lines += ["Also shown in:", "", *others, ""]
+    through = [f"- [{prose(n)}](../../kernels/{n}.md): " + ", ".join(prose(t) for t in dict.fromkeys(part_names[n]))
+               for n in parts if n != shown]
+    if through:
+        lines += ["Shown through the concepts that are part of it, use it or run on it:", "", *through, ""]
+    spelled = [item(n, s) for n, s in shown_by_spelling if n != shown]
+    if spelled:
+        lines += ["Its symbols also appear in (found by spelling in the source):", "", *spelled, ""]
+    return lines
+
+
+def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, linker: terms.Linker,
+                 rules: list[tuple[str, str, str]], via_parts: list[tuple[Concept, dict]]) -> str:
+    lines = _front_matter(c) + [f"# {prose(headline(c))}", ""]
     meta = [f"[{CATEGORY_TITLE[c.category.value]}](index.md)"]
-    if c.aliases or c.abbreviations:
-        meta.append("also called " + ", ".join(prose(a) for a in c.abbreviations + c.aliases))
-    lines += [" · ".join(meta), "{: .xl-meta }", "", prose(c.summary), ""]
-    lines += ["## Across vendors", "", "| backend | term | relation | caveat |", "|---|---|---|---|"]
+    also = list(dict.fromkeys(c.abbreviations + c.aliases))
+    if also:
+        # A few names in view; the rest stay searchable and listed, folded away.
+        shown = ", ".join(prose(a) for a in also[:5])
+        meta.append("also called " + shown + (f" and [{len(also) - 5} more](#all-names)" if len(also) > 5 else ""))
+    lines += [" · ".join(meta), "{: .xl-meta }", ""]
+    # The mapping first: it is what a reader comes for; the definition follows it.
+    lines += ['<div class="xl-vendors" markdown="1">', "", "| backend | term | relation | caveat |", "|---|---|---|---|"]
     for backend in BACKEND_ORDER:
         term = getattr(c.terms, backend)
         if term is None:
             continue
         since = f" (since {prose(term.since)})" if term.since else ""
         lines.append(f"| {BACKEND_TITLE[backend]} | {_terms_spelled(term)} | {_relation(term)} | {table_cell(term.caveat or '')}{since} |")
-    lines.append("")
-    if examples:
-        lines += ["## In the kernel gallery", ""]
-        for ex in examples:
-            name = ex["example"]
-            lines.append(f"**[{prose(name)}](../../kernels/{name}.md)**")
-            lines.append("")
-            for backend, symbol in ex["symbols"].items():
-                found = _snippet(kernels, name, backend, symbol)
-                if found is None:
-                    continue
-                fname, lineno, text = found
-                lang = SNIPPET_LANG.get(backend, "text")
-                lines += [f'``` {lang} title="{fname}, line {lineno} ({BACKEND_TITLE.get(backend, backend)})"', text, "```", ""]
+    lines += ["", "</div>", "", prose_linked(c.summary, linker.for_concept(c)), ""]
+    lines += _gallery(c, examples, kernels, via_parts)
+    if rules:
+        lines += ["## Portability hazards", "", "What `xlate explain` flags about it when CUDA code moves to another vendor:", ""]
+        lines += [f"- [{name}](../../rules/{name}.md) ({code_}): {prose(summary)}" for name, code_, summary in rules]
+        lines.append("")
     neighbours = _neighbours(g, c)
     if neighbours:
         lines += ["## Related", ""]
@@ -140,6 +195,8 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path) -
         links = ", ".join(f"<{u}>" for u in term.docs)
         lines.append(f"- {BACKEND_TITLE[backend]}: {links}")
     lines.append("")
+    if len(also) > 5:
+        lines += ["## All names {#all-names}", "", ", ".join(prose(a) for a in also), ""]
     return "\n".join(lines)
 
 
@@ -162,16 +219,21 @@ def _row(c: Concept, link: str) -> str:
 TABLE_HEAD = ["| concept | CUDA | HIP / ROCm | Metal / MLX | Triton |", "|---|---|---|---|---|"]
 
 
+FOLDER_SOURCE = ["---", "source: glossary/", "---", ""]
+
+
 def category_page(category: Category, concepts: list[Concept]) -> str:
-    lines = [f"# {CATEGORY_TITLE[category.value]}", "", f"{len(concepts)} concepts. Approximate mappings are marked; "
-             "open a concept for the caveats and the official documentation.", ""] + TABLE_HEAD
+    lines = ["---", f"source: glossary/{category.value}/", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
+             f"{len(concepts)} concepts. Approximate mappings are marked; "
+             "open a concept for the caveats and the official documentation.", "", '<div class="xl-long" markdown="1">', ""]
+    lines += TABLE_HEAD
     lines += [_row(c, f"{c.id}.md") for c in sorted(concepts, key=lambda c: c.title.casefold())]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + ["", "</div>"]) + "\n"
 
 
 def overview_page(by_category: dict[Category, list[Concept]]) -> str:
     total = sum(len(v) for v in by_category.values())
-    lines = ["# Glossary", "", f"{total} concepts, each with its CUDA, HIP/ROCm, Metal/MLX and Triton terms. "
+    lines = FOLDER_SOURCE + ["# Glossary", "", f"{total} concepts, each with its CUDA, HIP/ROCm, Metal/MLX and Triton terms. "
              "Every term cites official documentation; approximate and missing equivalents say why.", "",
              "| category | concepts |", "|---|---|"]
     for cat in Category:
@@ -182,13 +244,40 @@ def overview_page(by_category: dict[Category, list[Concept]]) -> str:
 
 
 def rosetta_page(concepts: list[Concept]) -> str:
-    lines = ["# Rosetta table", "", "Every concept in one table. Type in the filter to narrow it, or use the site search.", "",
+    # No table of contents (the page has no sections): its column goes to the table.
+    lines = ["---", "source: glossary/", "hide: [toc]", "---", "", "# Rosetta table", "",
+             "Every concept in one table. Type in the filter to narrow it, or use the site search. "
+             "The table scrolls inside its frame, its header row stays in view.", "",
              '<input class="xl-filter" type="search" placeholder="filter: warp, LDS, simd_shuffle ..." '
-             'aria-label="filter the table" data-target="xl-rosetta">', "", '<div id="xl-rosetta" markdown="1">', ""]
+             'aria-label="filter the table" data-target="xl-rosetta">', "", '<div id="xl-rosetta" class="xl-long" markdown="1">', ""]
     lines += TABLE_HEAD
     lines += [_row(c, concept_path(c)) for c in sorted(concepts, key=lambda c: (c.category.value, c.title.casefold()))]
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
+
+
+def mini_rosetta(g: Glossary, ids: list[str], prefix: str = "") -> str:
+    """A short table of the given concepts, for the home page (links relative to the docs root)."""
+    missing = [i for i in ids if i not in g.concepts]
+    if missing:
+        raise ValueError(f"unknown concept id(s) in a rosetta placeholder: {', '.join(missing)}")
+    head = ["| CUDA | HIP / ROCm | Metal / MLX | concept |", "|---|---|---|---|"]
+    rows = []
+    for cid in ids:
+        c = g.concepts[cid]
+        cells = [_cell(getattr(c.terms, b)) for b in ("cuda", "hip", "metal")]
+        rows.append("| " + " | ".join(cells) + f" | [{prose(c.title)}]({prefix}{concept_path(c)}) |")
+    return "\n".join(head + rows) + "\n"
+
+
+def rules_by_concept() -> dict[str, list[tuple[str, str, str]]]:
+    from xlate.rules import all_rules
+
+    out: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for r in all_rules():
+        for cid in getattr(r, "concepts", ()):
+            out[cid].append((r.name, r.code, r.summary))
+    return out
 
 
 def section(g: Glossary, root: Path) -> dict[str, str]:
@@ -197,11 +286,20 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
 
     examples = example_links(root)
     kernels = root.parent / "kernels" / "examples"
+    linker = terms.Linker(g, lambda src, dst: _link_from_concept(dst))
+    hazards = rules_by_concept()
     out: dict[str, str] = {}
     by_category: dict[Category, list[Concept]] = defaultdict(list)
+    via_parts: dict[str, list[tuple[Concept, dict]]] = defaultdict(list)
+    for part in g.concepts.values():
+        for e in part.relations:
+            # An example of a part of c, of something that uses c or that c implements shows c at work.
+            if e.type.value in ("part-of", "uses", "implemented-by"):
+                via_parts[e.target] += [(part, ex) for ex in examples.get(part.id, [])]
     for c in g.concepts.values():
         by_category[c.category].append(c)
-        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels)
+        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, hazards.get(c.id, []),
+                                            via_parts.get(c.id, []))
     for cat, items in by_category.items():
         out[f"glossary/{cat.value}/index.md"] = category_page(cat, items)
     out["glossary/index.md"] = overview_page(by_category)

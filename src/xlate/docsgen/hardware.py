@@ -44,10 +44,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         return f"<sup>[{sources.index(url) + 1}](#src-{sources.index(url) + 1})</sup>"
 
     head = "| | " + " | ".join(prose(s.name) for s in specs) + " |"
-    lines = ["# Hardware", "",
+    # The left sidebar would hold this one page: its width goes to the nine-GPU table instead.
+    lines = ["---", "source: glossary/gpus/", "hide: [navigation]", "---", "", "# Hardware", "",
              f"{len(specs)} GPUs from the spec sheets in the glossary. Every figure links to its source; a dash means the "
              "vendor does not publish it (the notes say why). TFLOP/s are dense, without structured sparsity.", "",
-             head, "|---|" + "---|" * len(specs)]
+             '<div class="xl-wide" markdown="1">', "", head, "|---|" + "---|" * len(specs)]
     lines.append("| architecture | " + " | ".join(prose(s.architecture) for s in specs) + " |")
     for field_name, label, unit in compare.FIGURE_ROWS:
         cells = []
@@ -61,20 +62,25 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     for precision in compare.PRECISIONS:
         cells = [_fmt(compare.derive(s, None, precision).ridge[precision]) for s in specs]
         lines.append(f"| ridge point {precision} (FLOP/byte) | " + " | ".join(cells) + " |")
-    lines.append("")
+    lines += ["", "</div>", ""]
 
     series, counters = [], {v: 0 for v in VENDOR_COLOURS}
     for s in specs:
         peak, bw = s.bf16_dense_tflops.value, s.memory_bandwidth_tbs.value
-        if peak and bw:
+        if bw:  # a GPU without a published peak still has its memory roof
             colours = VENDOR_COLOURS.get(s.vendor.value, ["#333"])
             colour = colours[counters.get(s.vendor.value, 0) % len(colours)]
             counters[s.vendor.value] = counters.get(s.vendor.value, 0) + 1
-            series.append(svg.RooflineSeries(s.name, peak, bw, colour))
+            series.append(svg.RooflineSeries(s.name, peak or None, bw, colour))
+    no_peak = [s.name for s in specs if s.memory_bandwidth_tbs.value and not s.bf16_dense_tflops.value]
     lines += ["## Rooflines (dense BF16)", "",
               "A kernel whose arithmetic intensity sits left of a GPU's ridge point is limited by memory bandwidth on it; "
-              "right of it, by the matrix units. The lower the ridge point, the sooner a kernel becomes compute-bound.", "",
-              '<figure markdown="0">', svg.roofline(series, "Attainable dense BF16 TFLOP/s"), "</figure>", ""]
+              "right of it, by the matrix units. The lower the ridge point, the sooner a kernel becomes compute-bound."
+              + (f" {' and '.join(prose(n) for n in no_peak)}: the vendor publishes no BF16 peak, so only the "
+                 "memory roof is drawn (dashed)." if no_peak else ""), "",
+              '<figure class="xl-figure" markdown="0">', svg.roofline(series, "Attainable dense BF16 TFLOP/s"),
+              "<figcaption>Roofline of every GPU on this page, from the spec sheets' bandwidth and dense BF16 "
+              "peak.</figcaption>", "</figure>", ""]
 
     billions = SERVING_PARAMS / 1e9
     lines += [f"## Why a {billions:.0f}B model at FP8 needs fewer MI300X than H100", "",
@@ -94,6 +100,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     if notes:
         lines += ["## Notes", ""] + [f"- **{prose(name)}**: {table_cell(note)}" for name, note in notes] + [""]
     lines += ["## Sources", ""]
-    lines += [f'<a id="src-{i}"></a>{i}. <{url}>' for i, url in enumerate(sources, 1)]
+    # One list item per source, the anchor inside the item (an anchor before the number ends the list).
+    lines += [f'{i}. <a id="src-{i}"></a><{url}>' for i, url in enumerate(sources, 1)]
     lines.append("")
     return {"hardware.md": "\n".join(lines)}

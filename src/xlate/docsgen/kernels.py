@@ -20,7 +20,7 @@ CPU_CHECK = {
     "metal": "not run here: needs Apple silicon (the tests skip it elsewhere)",
     "mlx": "run on the CPU build of MLX, checked against NumPy",
 }
-EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"]}
+EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx942", "amdgcn_gfx1100"]}
 
 
 def _records(root: Path) -> list[tuple[str, dict[str, Any]]]:

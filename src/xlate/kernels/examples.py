@@ -43,7 +43,7 @@ class Example:
     sizes: dict[str, tuple[int, ...]]  # "gpu" and "cpu" default sizes
     size_names: list[str]
     tolerance: float  # allowed ||out - ref|| / ||ref||; 0 means exact
-    metric: str  # bandwidth, compute or host-link
+    metric: str  # bandwidth, compute, host-link or launch
     outputs: dict[str, str]  # output name -> dtype written by the compiled backends
     expect: dict[str, list[str]] = field(default_factory=dict)
     absent: dict[str, str] = field(default_factory=dict)  # backend -> why it has no file

@@ -65,7 +65,8 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
                     eq = a["equivalents"][b]
                     rel = (info.get("relations") or {}).get(b)
                     seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
-                    seg.append((eq or "none", "green" if eq else "red"))
+                    # No equivalent and no relation: nobody knows, which is not the same as "none".
+                    seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
                     if rel and rel not in ("same", "renamed") or (rel == "renamed" and not eq):
                         seg.append((f" ({rel})", "yellow"))
                 if info.get("kind") == "derived":

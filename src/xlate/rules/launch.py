@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, SymbolRule, call_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_name
+from xlate.rules.model import Hazard, Rule, Severity, SymbolRule
+from xlate.rules.registry import register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import name_nodes, text
 
@@ -15,9 +18,7 @@ CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/
 @register
 class LaunchBoundsSemantics(Rule):
     code = "XL030"
-    name = "launch-bounds-semantics"
-    severity = Severity.warning
-    backends = ("hip",)
+    covers = frozenset({"__launch_bounds__"})
     concepts = ("launch-bounds", "occupancy")
     references = (HIP_EXT,)
     summary = "`__launch_bounds__` with a second (or third) argument, whose meaning differs in HIP."
@@ -71,9 +72,7 @@ DEVICE_LAUNCH_NAMES = frozenset({"cudaStreamTailLaunch", "cudaStreamFireAndForge
 @register
 class DynamicParallelism(Rule):
     code = "XL031"
-    name = "dynamic-parallelism"
-    severity = Severity.error
-    backends = ("hip", "metal")
+    covers = DEVICE_LAUNCH_NAMES
     concepts = ("dynamic-parallelism", "kernel-launch")
     references = (HIP_EXT, CUDA_GUIDE)
     summary = "A kernel launched from device code (CUDA dynamic parallelism or device graph launch)."
@@ -104,7 +103,7 @@ class DynamicParallelism(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for launch in src.nodes("kernel_call_syntax"):
-            call = launch.parent
+            call = src.parent(launch)
             if call is not None and src.in_device_code(launch):
                 yield self.hazard(
                     src, call,
@@ -138,9 +137,7 @@ CLUSTER_NAMES = frozenset({
 @register
 class ThreadBlockCluster(SymbolRule):
     code = "XL032"
-    name = "thread-block-cluster"
-    severity = Severity.error
-    backends = ("hip", "metal")
+    covers = CLUSTER_NAMES
     concepts = ("thread-block-cluster", "distributed-shared-memory")
     references = (CUDA_GUIDE, CLANG_CLUSTER_TEST)
     summary = "Thread block clusters and distributed shared memory (Hopper and later)."
@@ -188,9 +185,7 @@ GRID_SYNC_NAMES = frozenset({
 @register
 class CooperativeGridSync(SymbolRule):
     code = "XL033"
-    name = "cooperative-grid-sync"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = GRID_SYNC_NAMES
     concepts = ("grid-sync", "cooperative-groups")
     references = (HIP_COOP,)
     summary = "Grid-wide synchronisation through cooperative groups (`this_grid().sync()`, cooperative launch)."

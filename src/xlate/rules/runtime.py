@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name
+from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.registry import register
 from xlate.rules.syntax import strip_parens, text
 
 HIP_RUNTIME_SOURCE = "https://github.com/ROCm/clr"
@@ -20,9 +23,7 @@ CACHE_CONFIG_CALLS = frozenset({
 @register
 class CacheConfigHint(Rule):
     code = "XL043"
-    name = "cache-config-hint"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = CACHE_CONFIG_CALLS
     concepts = ("l1-cache", "shared-memory", "bank-conflict")
     references = (HIP_RUNTIME_SOURCE,)
     summary = "L1/shared-memory split and shared-memory bank-size settings (`cudaFuncSetCacheConfig`, ...)."
@@ -69,9 +70,7 @@ LIMIT_CALLS = frozenset({"cudaDeviceSetLimit", "cudaDeviceGetLimit", "cuCtxSetLi
 @register
 class UnsupportedDeviceLimit(Rule):
     code = "XL044"
-    name = "unsupported-device-limit"
-    severity = Severity.warning
-    backends = ("hip",)
+    covers = UNSUPPORTED_LIMITS
     concepts = ("device-properties",)
     references = (HIP_RUNTIME_SOURCE,)
     summary = "`cudaDeviceSetLimit` / `cudaDeviceGetLimit` with a limit HIP does not implement."

@@ -1,0 +1,92 @@
+"""mkdocs hooks (named under `hooks:` in mkdocs.yml): the generated pages, their navigation, the search index.
+
+mkdocs loads this file by its path, so a fresh clone needs nothing installed or generated first: the
+package's own `src/` goes on the import path when xlate is not importable.
+
+- on_config: render every generated page in memory and add them to the navigation;
+- on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
+- on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
+- on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
+- on_serve: rebuild when glossary/, kernels/ or the generator change, not only docs/;
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+_SRC = Path(__file__).resolve().parents[2]
+try:  # a fresh clone: the package is not installed, mkdocs runs from the repository root
+    import xlate  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(_SRC))
+
+from xlate.docsgen import build as _build  # noqa: E402
+
+_PLACEHOLDER = re.compile(r"<!--\s*xlate:(?P<what>[a-z-]+)(?P<args>[^>]*?)\s*-->")
+_state: dict[str, Any] = {}
+
+
+def fill_placeholders(markdown: str, g: Any) -> str:
+    """Replace `<!-- xlate:rosetta id id ... -->` with a table of those concepts drawn from the glossary."""
+    from xlate.docsgen import concepts
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group("what") == "rosetta":
+            return concepts.mini_rosetta(g, m.group("args").split())
+        return m.group(0)
+
+    return _PLACEHOLDER.sub(sub, markdown)
+
+
+def _fail(message: str) -> None:
+    from mkdocs.exceptions import PluginError
+
+    raise PluginError(message)
+
+
+def on_config(config: Any) -> Any:
+    try:
+        g = _build.load_checked()
+        pages = _build.render(g=g)
+    except _build.DocsError as exc:
+        _fail(f"xlate: {exc}")
+    _state.update(glossary=g, pages=pages)
+    config["nav"] = _build.expand_nav(config.get("nav") or [], pages, _build.titles_of(pages))
+    return config
+
+
+def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File
+
+    for rel, text in _state["pages"].items():
+        old = files.get_file_from_path(rel)
+        if old is not None:  # a copy left in docs/ by an older `xlate docs generate`: the fresh one wins
+            files.remove(old)
+        files.append(File.generated(config, rel, content=text))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    return fill_placeholders(markdown, _state["glossary"])
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    # mkdocs takes a page's title from its heading as plain text, unescaped, and the theme writes it into
+    # <title>, the navigation and the search index as markup: escape it so glossary text stays text.
+    # (mkdocs keeps the rendered heading's title in _title_from_render; a nav title set in mkdocs.yml wins.)
+    if getattr(page, "_title_from_render", None):
+        page._title_from_render = _html.escape(_html.unescape(page._title_from_render), quote=False)
+    return html
+
+
+def on_serve(server: Any, config: Any, builder: Any) -> Any:
+    repo = _build.repo_root()
+    # Each rebuild loads the config again, so on_config re-reads the data; Python code changes need a restart.
+    for path in (repo / "glossary", repo / "kernels" / "examples", repo / "kernels" / "evidence"):
+        if path.exists():
+            server.watch(str(path))
+    return server
