@@ -125,6 +125,7 @@ def main() -> int:
     rows, failures = [], []
     for name in todo:
         for backend in ("cuda", "triton"):
+            print(f"running {name} [{backend}]", flush=True)
             out = runner.run(name, backend, iters=args.iters, record=not args.no_record)
             ref_key, floor = FLOORS.get((name, backend), (None, None))
             if out.throughput is not None and (name, backend) in SAME_RUN.values():

@@ -406,8 +406,9 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
 
         if not isinstance(exc, (ix.IndexError_, OSError)):
             raise
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        from xlate.errors import report
+
+        return report(exc)
     targets, path_errors = collect(paths, include, exclude)
     jobs = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
@@ -439,9 +440,9 @@ def quiet_gc() -> None:
 
 def main(argv: list[str]) -> int:
     """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
-    import argparse
+    from xlate.errors import argument_parser
 
-    p = argparse.ArgumentParser(prog="xlate explain", description="Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
+    p = argument_parser("xlate explain", "Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders to walk")
     p.add_argument("--backend", "-b", default="all", choices=["hip", "metal", "all"])
     p.add_argument("--format", "-f", dest="fmt", default="text", choices=["text", "markdown", "json", "sarif"])

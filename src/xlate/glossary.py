@@ -165,6 +165,7 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
         compiled = rows.compile_rows(root, set(glossary.concepts))
         glossary.rows, glossary.row_families = compiled.rows, compiled.families
         glossary.problems.extend(compiled.problems)
+        _check_row_concepts(glossary)
     hosts = _official_hosts(root, glossary)
     if hosts is not None:
         _check_hosts(glossary, hosts)
@@ -227,6 +228,16 @@ def _check_symbols(glossary: Glossary) -> None:
                         f"{backend.value} symbol {symbol!r} already belongs to concept {seen[key]!r}",
                     )
                 seen.setdefault(key, cid)
+
+
+def _check_row_concepts(glossary: Glossary) -> None:
+    """A concept that lists a CUDA spelling and a row that names another concept for it disagree."""
+    for cid, concept in glossary.concepts.items():
+        for i, name in enumerate(concept.terms.cuda.symbols):
+            row = glossary.rows.get(name)
+            if row and row.get("concept") in glossary.concepts and row["concept"] != cid and not row.get("concept_by_prefix"):
+                glossary.problem(cid, ("terms", "cuda", "symbols", i),
+                                 f"{name!r} is listed here but its symbol row names concept {row['concept']!r}")
 
 
 def _check_edges(glossary: Glossary) -> None:

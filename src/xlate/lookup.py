@@ -163,8 +163,9 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     try:
         index = ix.load_index()
     except ix.IndexError_ as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_USAGE
+        from xlate.errors import report
+
+        return report(exc, err)
     rows = ix.find_rows(index, cleaned, backend)[:3]
     if not rows:
         derived = _derived_row(cleaned)
@@ -205,9 +206,9 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
 
 def main(argv: list[str]) -> int:
     """Fast entry for `xlate lookup ...`: argparse only, no CLI framework."""
-    import argparse
+    from xlate.errors import argument_parser
 
-    parser = argparse.ArgumentParser(prog="xlate lookup", description="Find a GPU concept from any vendor's vocabulary.")
+    parser = argument_parser("xlate lookup", "Find a GPU concept from any vendor's vocabulary.")
     parser.add_argument("query", nargs="+", help="a term, symbol or alias: warp, wavefront, __shfl_down, LDS ...")
     parser.add_argument("--backend", "-b", choices=ix.BACKENDS, help="match only this backend's names and symbols")
     parser.add_argument("--format", "-f", dest="fmt", choices=("text", "json"), default="text")

@@ -23,17 +23,22 @@ class ParseCancelled(Exception):
 
 
 _CHUNK = 1 << 16
+# Below this size a file is parsed in one call: tree-sitter parses such a file in well under a
+# second, and only a tree parsed from bytes answers Node.text quickly (see parse).
+WATCHED_FROM = 1 << 20
 
 
 def parse(source: bytes, old_tree: Tree | None = None, deadline: float | None = None) -> Tree:
     """Parse bytes into a syntax tree; pass the previous tree after an edit for incremental parsing.
 
-    With a `deadline` (a time.monotonic() value) the parser reads the source in chunks and checks
-    the clock as it goes (tree-sitter only reports progress for chunked input), raising
-    ParseCancelled when the deadline passes.
+    With a `deadline` (a time.monotonic() value), a file of WATCHED_FROM bytes or more is parsed in
+    chunks so that the clock can be checked as the parser goes (tree-sitter only reports progress
+    for chunked input), raising ParseCancelled once the deadline passes. A tree parsed from chunks
+    reads every Node.text back through them, so the finished tree is handed to one more parse of
+    the bytes, which reuses it whole and keeps the bytes.
     """
     parser = _parser()
-    if deadline is None:
+    if deadline is None or len(source) < WATCHED_FROM:
         return parser.parse(source) if old_tree is None else parser.parse(source, old_tree)
     from time import monotonic
 
@@ -45,12 +50,10 @@ def parse(source: bytes, old_tree: Tree | None = None, deadline: float | None = 
 
     try:
         if old_tree is None:
-            return parser.parse(read, progress_callback=late)
-        return parser.parse(read, old_tree, progress_callback=late)
+            watched = parser.parse(read, progress_callback=late)
+        else:
+            watched = parser.parse(read, old_tree, progress_callback=late)
     except ValueError as exc:  # tree-sitter's "Parsing failed": cancelled by `late`
         parser.reset()  # otherwise the next parse would resume this one
         raise ParseCancelled(str(exc)) from None
-
-
-def node_text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
+    return parser.parse(source, watched)

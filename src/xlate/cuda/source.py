@@ -271,7 +271,7 @@ class SourceView:
         for t in types:
             found += self._nodes_of(t)
         if len(types) > 1:
-            found.sort(key=lambda n: n.start_byte)
+            found.sort(key=_document_order)
         return found
 
     def _nodes_of(self, node_type: str) -> list[Node]:
@@ -315,7 +315,7 @@ class SourceView:
         except Exception:  # not a node type of this grammar: nothing to find
             return []
         found = QueryCursor(query).captures(self.tree.root_node).get("n", [])
-        return sorted((n for n in found if n.is_named), key=lambda n: n.start_byte)
+        return sorted((n for n in found if n.is_named), key=_document_order)
 
     def _function_definitions(self) -> list[Node]:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
@@ -380,7 +380,7 @@ class SourceView:
             call = _call_named_by(name, self.locator.parent)
             if call is not None:
                 found.append(call)
-        found.sort(key=lambda n: n.start_byte)
+        found.sort(key=_document_order)
         self._memo[key] = found
         return found
 
@@ -474,6 +474,12 @@ class SourceView:
                 return None
             i -= 1
         return None
+
+
+def _document_order(node: Node) -> tuple[int, int]:
+    """Sort key of document (pre-)order: by start, and of two nodes starting together the outer
+    first (`a->f(1)` inside `g(a->f(1))(2)`)."""
+    return node.start_byte, -node.end_byte
 
 
 def _call_named_by(name: Node, parent_of: Callable[[Node], Node | None]) -> Node | None:

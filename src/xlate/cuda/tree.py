@@ -3,11 +3,17 @@
 tree-sitter nodes do not store their parent: `Node.parent` and `Node.descendant_for_byte_range`
 both descend from the root, so each costs the depth of the node. In ordinary code the depth is a
 few dozen, but `1 + 1 + ... + 1` with 80,000 terms is a left-leaning chain 80,000 deep, and one
-root-down look-up per literal makes the whole file quadratic. A `Locator` keeps one tree cursor (a
-stack of the nodes from the root to where it stands) and moves it from one question to the next:
-up to the nearest common ancestor, across siblings, down to the answer. Questions asked in document
-order cost, all together, about the size of the part of the tree they touch; a parent is one step
-up from a cursor standing on the node.
+root-down look-up per literal made the whole file quadratic.
+
+A `Locator` answers both questions in time bounded per question whatever the shape. On its first
+question it walks the tree's large nodes (SMALL bytes or more: a handful per function in ordinary
+code) to learn whether any lies _SHALLOW or more levels down. If none does, the whole tree is
+shallow (a small subtree is at most a few hundred levels deep), and tree-sitter's own calls are
+both the fastest and cheap enough. Otherwise one tree cursor, which stands on a node and keeps the
+path to it, moves from one question to the next: up to the nearest node spanning the next range,
+then down, but only through large nodes; inside a small node tree-sitter's search finishes in one
+call. Questions asked in document order move the cursor over each large node about twice in all,
+so their total cost is linear in the size of the file.
 
 The small tree helpers that rules share (called names, arguments, qualifiers) live here too; none
 of them walks parents.
@@ -17,10 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Tree, TreeCursor
 
 __all__ = [
     "NAME_TYPES",
+    "SMALL",
     "Locator",
     "call_arguments",
     "call_name",
@@ -33,81 +40,120 @@ __all__ = [
 # Identifier-like node types.
 NAME_TYPES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
 
+# Nodes shorter than this many bytes are searched by tree-sitter itself: a subtree this small is at
+# most a few hundred nodes deep, whatever it holds.
+SMALL = 512
+# Where the cursor stands less deep than this, tree-sitter's own parent search (from the root) is
+# cheap enough; deeper, a parent is found going down from the cursor.
+_SHALLOW = 128
+
 
 class Locator:
-    """Node look-ups by byte range and parent look-ups for one tree, through one moving cursor."""
+    """Node look-ups by byte range and parent look-ups for one tree (see the module's notes)."""
 
-    __slots__ = ("_cursor", "_node", "_parents", "root")
+    __slots__ = ("_cursor", "_deep", "_depth", "_node", "_parents", "root", "tree")
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, deep: bool | None = None) -> None:
+        """`deep` forces one way of answering (tests compare both); None learns it from the tree."""
+        self.tree = tree
         self.root = tree.root_node
-        self._cursor = tree.walk()
+        self._deep = deep  # learnt on the first question when None
+        self._cursor: TreeCursor | None = tree.walk() if deep else None
         self._node = self.root  # where the cursor stands
+        self._depth = 0  # and how deep (TreeCursor.depth counts the path each time it is read)
         # node id -> parent, for nodes whose parent was asked once (rules ask the same ones again)
         self._parents: dict[int, Node | None] = {}
 
-    def at(self, start: int, end: int) -> Node | None:
-        """The smallest node (named or not) spanning bytes [start, end), like the root's
-        descendant_for_byte_range; None when no node spans them."""
+    @property
+    def deep(self) -> bool:
+        """Whether some large node lies _SHALLOW or more levels down (then the cursor is used)."""
+        if self._deep is None:
+            self._deep = _has_deep_large_node(self.tree)
+            if self._deep:
+                self._cursor = self.tree.walk()
+        return self._deep
+
+    def at(self, start: int, end: int) -> Node:
+        """The smallest node (named or not) spanning bytes [start, end), as the root's
+        descendant_for_byte_range answers: the root itself when no node spans them (blanks before
+        the first token, for instance, lie outside the root's own range)."""
+        if not self.deep:
+            return self.root.descendant_for_byte_range(start, end) or self.root
         if not self._move(start, end):
-            return None
-        return self._node
+            return self.root
+        return self._node.descendant_for_byte_range(start, end) or self._node
 
     def _move(self, start: int, end: int) -> bool:
-        """Put the cursor on the deepest node spanning [start, end); False (cursor at the root) when
-        none does."""
+        """Put the cursor on the deepest large node spanning [start, end), or the small node just
+        below it; False (cursor at the root) when no node spans the range."""
         c = self._cursor
+        assert c is not None
         n = self._node
-        while True:
-            if n.end_byte <= start:  # wholly before the range: the next sibling, or further up
-                if c.goto_next_sibling():
-                    n = c.node
-                    continue
-            elif n.start_byte <= start and end <= n.end_byte:
-                break
+        depth = self._depth
+        # Up to the nearest node that spans the range. No stepping across siblings: a parent finds
+        # the child for a byte in C (long runs of children are balanced trees inside tree-sitter).
+        while n.start_byte > start or n.end_byte < end:
             if not c.goto_parent():
-                self._node = n
-                return n.start_byte <= start and end <= n.end_byte
+                self._node, self._depth = n, 0
+                return False
             n = c.node
+            depth -= 1
         first_child_for = c.goto_first_child_for_byte
-        while first_child_for(start) is not None:
+        while n.end_byte - n.start_byte >= SMALL and first_child_for(start) is not None:
             k = c.node
             if k.start_byte <= start and end <= k.end_byte:
                 n = k
+                depth += 1
             else:
                 c.goto_parent()
                 break
-        self._node = n
+        self._node, self._depth = n, depth
         return True
 
     def parent(self, node: Node) -> Node | None:
         """The node's parent (None for the root)."""
+        if not self.deep:
+            return node.parent
         key = node.id
         parents = self._parents
         if key in parents:
             return parents[key]
-        found = self._parent_by_cursor(node)
+        found = self._parent(node)
         if len(parents) > 200_000:  # bound the memory of a long editor session on one tree
             parents.clear()
         parents[key] = found
         return found
 
-    def _parent_by_cursor(self, node: Node) -> Node | None:
-        if self._node.id != node.id and not self._move(node.start_byte, node.end_byte):
-            return node.parent  # not a node of this tree's current span: ask tree-sitter
-        c = self._cursor
+    def _parent(self, node: Node) -> Node | None:
         key = node.id
-        # The cursor stands on the deepest node with this range; climb to `node` itself.
+        if self._node.id != key and not self._move(node.start_byte, node.end_byte):
+            return node.parent  # outside the root's range (a node of another tree?): ask tree-sitter
+        c = self._cursor
+        assert c is not None
         n = self._node
-        while n.id != key:
-            if n.start_byte != node.start_byte or n.end_byte != node.end_byte or not c.goto_parent():
-                return node.parent  # e.g. a zero-width (missing) node: let tree-sitter find it
-            n = c.node
-        self._node = n
-        if not c.goto_parent():
-            return None
-        self._node = c.node  # the cursor moves up too: the next question is often this parent's parent
-        return self._node
+        if n.id != key and n.start_byte == node.start_byte and n.end_byte == node.end_byte:
+            # The cursor may stand below `node` on a node with the same range: climb to it.
+            while n.id != key and n.start_byte == node.start_byte and n.end_byte == node.end_byte and c.goto_parent():
+                n = c.node
+                self._depth -= 1
+            self._node = n
+        if n.id == key:  # on the cursor's path: its parent is one step up
+            if not c.goto_parent():
+                return None
+            self._node = c.node  # the next question is often this parent's parent
+            self._depth -= 1
+            return self._node
+        # `node` lies below the node the cursor stands on, within a small subtree of it.
+        if self._depth < _SHALLOW:
+            return node.parent
+        cur = n
+        while True:
+            child = cur.child_with_descendant(node)
+            if child is None:
+                return node.parent
+            if child.id == key:
+                return cur
+            cur = child
 
     def ancestors(self, node: Node) -> Iterator[Node]:
         """Parents of a node, nearest first."""
@@ -115,6 +161,24 @@ class Locator:
         while parent is not None:
             yield parent
             parent = self.parent(parent)
+
+
+def _has_deep_large_node(tree: Tree) -> bool:
+    """Whether a node of SMALL bytes or more lies _SHALLOW or more levels down. Only large nodes
+    are entered (their children are looked at), and the walk stops at the first deep one."""
+    c = tree.walk()
+    depth = 0
+    while True:
+        n = c.node
+        if n.end_byte - n.start_byte >= SMALL and c.goto_first_child():
+            depth += 1
+            if depth >= _SHALLOW:
+                return True
+            continue
+        while not c.goto_next_sibling():
+            if not c.goto_parent():
+                return False
+            depth -= 1
 
 
 def function_qualifiers(fn: Node) -> set[str]:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from xlate.render import BACKEND_LABEL, backends_for, rule_url
+from xlate.links import rule_url
+from xlate.render import BACKEND_LABEL, backends_for
+
+__all__ = ["render", "write"]
 
 
 def _cell(text: str | None) -> str:

@@ -11,7 +11,10 @@ import os
 import textwrap
 from typing import Any, TextIO
 
+from xlate.links import rule_url
 from xlate.render import BACKEND_LABEL, backends_for
+
+__all__ = ["Segment", "render_file", "rule_links", "use_color", "write"]
 
 Segment = tuple[str, str]  # (text, rich style)
 
@@ -91,6 +94,14 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
     return out
 
 
+def rule_links(results: list[dict[str, Any]]) -> list[list[Segment]]:
+    """One line per rule that fired, with the address of its page, in code order."""
+    fired = sorted({(h["rule"], h["name"]) for r in results for h in r["hazards"]})
+    if not fired:
+        return []
+    return [[("rule pages:", "bold")]] + [[(f"  {code} {name}: ", ""), (rule_url(name), "dim")] for code, name in fired]
+
+
 def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
     color = use_color(out)
     console = None
@@ -106,6 +117,14 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> N
         if i:
             out.write("\n")
         for segments in render_file(r, backend):
+            if console is not None:
+                console.print(Text.assemble(*segments))
+            else:
+                out.write("".join(t for t, _ in segments) + "\n")
+    links = rule_links(results)
+    if links:
+        out.write("\n") if console is None else console.print()
+        for segments in links:
             if console is not None:
                 console.print(Text.assemble(*segments))
             else:

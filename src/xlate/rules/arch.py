@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
-from xlate.rules.model import Hazard, Rule, Severity, SymbolRule
+from xlate.rules.model import Hazard, Rule, SymbolRule
 from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_PORTING
-from xlate.rules.syntax import declared_type, name_nodes, strip_parens, text
+from xlate.rules.syntax import declared_type, guarded_by_hip, name_nodes, strip_parens, text
 
 
 ARCH_MACROS = frozenset({
@@ -73,16 +73,8 @@ class CudaArchMacro(SymbolRule):
         return not _guarded_by_hip(src, node)
 
 
-_CONDITION_LINES = frozenset({"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"})
-
-
 def _guarded_by_hip(src: SourceView, node: Node) -> bool:
-    """Whether the same preprocessor condition also tests a HIP macro (already portable)."""
-    line = src.enclosing(node, _CONDITION_LINES)
-    if line is None:
-        return False
-    cond = line.child_by_field_name("condition") or line.child_by_field_name("name")
-    return cond is not None and "HIP" in text(cond)
+    return guarded_by_hip(src, node)
 
 
 @register

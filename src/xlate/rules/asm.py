@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_qualified_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import HIP_PORTING
 from xlate.rules.syntax import text

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, MSL_SPEC
 

@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from xlate.cuda.source import Occurrence, SourceView
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register, silenced_symbols
+from xlate.rules.syntax import guarded_by_hip
 
 HIPIFY_TABLES = "https://github.com/ROCm/HIPIFY"
 # A relation that says an equivalent exists, or that nobody has decided yet: not a finding.
@@ -24,7 +25,8 @@ def is_include(occ: Occurrence) -> bool:
 
 def _missing(src: SourceView, backend: str, includes: bool = True) -> Iterable[Occurrence]:
     """Occurrences without an equivalent on `backend` (one per line and symbol); `includes=False`
-    leaves out headers named by #include lines."""
+    leaves out headers named by #include lines. For HIP, uses inside a preprocessor branch that
+    tests a HIP macro are left out: that code is already split by platform."""
     covered = silenced_symbols(_CODES[backend])
     seen: set[tuple[int, str]] = set()
     equivalent, relation = attrgetter(backend), attrgetter(f"{backend}_relation")
@@ -39,6 +41,8 @@ def _missing(src: SourceView, backend: str, includes: bool = True) -> Iterable[O
             continue
         key = (occ.line, occ.symbol)
         if key in seen:
+            continue
+        if backend == "hip" and occ.node is not None and guarded_by_hip(src, occ.node):
             continue
         seen.add(key)
         yield occ
@@ -60,14 +64,16 @@ class NoHipEquivalent(Rule):
         "calls unresolved at compile or link time. Symbols that a dedicated rule covers (clusters, "
         "textures, asynchronous copies, ...) are reported by that rule instead."
     )
-    example = "cudaCtxResetPersistingL2Cache();\n"
+    example = "cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"  \
+              "                                   cudaFlushGPUDirectRDMAWritesToOwner);\n"
     fix = (
         "Look the symbol up (`xlate lookup SYMBOL`) for the closest concept on AMD, remove the call if it "
         "is only a performance hint, or keep it in an NVIDIA-only branch."
     )
     fixed_example = (
-        "#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__CUDACC__)\n"
-        "cudaCtxResetPersistingL2Cache();\n"
+        "#if !defined(__HIP_PLATFORM_AMD__)  // NVIDIA only\n"
+        "cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"
+        "                                   cudaFlushGPUDirectRDMAWritesToOwner);\n"
         "#endif\n"
     )
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tree_sitter import Node
+
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_name
-from xlate.rules.model import Hazard, Rule, Severity, SymbolRule
+from xlate.rules.model import Hazard, Rule, SymbolRule
 from xlate.rules.registry import register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT
-from xlate.rules.syntax import name_nodes, text
+from xlate.rules.syntax import guarded_by_hip, name_nodes, text
 
 HIP_COOP = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"
 CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCUDA/cluster_dims.cu"
@@ -47,18 +49,30 @@ class LaunchBoundsSemantics(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for lb in src.nodes("launch_bounds"):
+            if guarded_by_hip(src, lb):
+                continue  # the author wrote these bounds for one platform
             args = [c for c in lb.named_children if c.type != "comment"]
             if len(args) >= 3:
                 yield self.hazard(
                     src, args[2],
                     "third __launch_bounds__ argument (max blocks per cluster) has no HIP meaning; remove it for HIP",
                 )
-            if len(args) >= 2:
+            if len(args) >= 2 and not _defined_per_platform(src, args[1]):
                 yield self.hazard(
                     src, args[1],
                     f"second __launch_bounds__ argument '{text(args[1])}' means min blocks per SM in CUDA but "
                     "min wavefronts per SIMD (execution unit) in HIP: recompute it for AMD",
                 )
+
+
+def _defined_per_platform(src: SourceView, arg: Node) -> bool:
+    """Whether an argument is a macro whose every #define sits under a condition testing HIP: the
+    value was chosen per platform (what the rule's fix asks for)."""
+    if arg.type != "identifier":
+        return False
+    name = text(arg)
+    defs = [d for d in src.nodes("preproc_def") if (n := d.child_by_field_name("name")) is not None and text(n) == name]
+    return bool(defs) and all(guarded_by_hip(src, d) for d in defs)
 
 
 DEVICE_LAUNCH_API = frozenset({
@@ -151,8 +165,7 @@ class ThreadBlockCluster(SymbolRule):
     )
     example = (
         "__global__ void __cluster_dims__(2, 1, 1) k(float* out) {\n"
-        "  namespace cg = cooperative_groups;\n"
-        "  cg::cluster_group cluster = cg::this_cluster();\n"
+        "  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();\n"
         "  cluster.sync();\n"
         "}\n"
     )

@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, HIP_PORTING, MSL_SPEC
 from xlate.rules.syntax import (
@@ -94,7 +94,7 @@ class LaneMaskWidth(Rule):
     example = (
         "__global__ void count(const int* flags, int* out) {\n"
         "  unsigned votes = __ballot_sync(0xffffffff, flags[threadIdx.x] != 0);\n"
-        "  if ((threadIdx.x & 31) == 0) atomicAdd(out, __popc(votes));\n"
+        "  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popc(votes));\n"
         "}\n"
     )
     fix = (
@@ -220,7 +220,7 @@ class WarpSyncMask(Rule):
     )
     example = (
         "__global__ void k(float* x) {\n"
-        "  unsigned active = __ballot_sync(0xffffffff, x[threadIdx.x] > 0);\n"
+        "  unsigned long long active = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n"
         "  if (x[threadIdx.x] > 0)\n"
         "    x[threadIdx.x] = __shfl_sync(active, x[threadIdx.x], 0);\n"
         "}\n"

@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name, is_kernel
-from xlate.rules.model import Hazard, Rule, Severity, SymbolRule
+from xlate.rules.model import Hazard, Rule, SymbolRule
 from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import evaluate, file_constants, has_qualifier, strip_parens, text, type_bytes
@@ -255,9 +255,9 @@ class L2Persistence(SymbolRule):
         "port still runs without them."
     )
     example = (
-        "cudaStreamAttrValue attr = {};\n"
-        "attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;\n"
-        "cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr);\n"
+        "cudaAccessPolicyWindow window = {};\n"
+        "window.hitProp = cudaAccessPropertyPersisting;\n"
+        "cudaCtxResetPersistingL2Cache();\n"
     )
     fix = "Drop the hint on Metal (and measure); improve locality by tiling or by reusing data within a dispatch instead."
     fixed_example = "// no cache-residency hint: rely on tiling for reuse\n"

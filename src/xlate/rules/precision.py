@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.cuda.source import SourceView
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import MSL_SPEC
 from xlate.rules.syntax import text

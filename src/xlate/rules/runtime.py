@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
-from xlate.rules.syntax import strip_parens, text
+from xlate.rules.syntax import guarded_by_hip, strip_parens, text
 
 HIP_RUNTIME_SOURCE = "https://github.com/ROCm/clr"
 
@@ -47,6 +47,8 @@ class CacheConfigHint(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for call in src.calls(CACHE_CONFIG_CALLS):
+            if guarded_by_hip(src, call):
+                continue  # already kept out of the HIP build
             name = call_name(call)
             what = "bank size" if "SharedMem" in name else "L1/shared split"
             yield self.hazard(
@@ -93,6 +95,8 @@ class UnsupportedDeviceLimit(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for call in src.calls(LIMIT_CALLS):
+            if guarded_by_hip(src, call):
+                continue  # already kept out of the HIP build
             args = call_arguments(call)
             index = 1 if call_name(call).endswith("GetLimit") else 0
             if index >= len(args):

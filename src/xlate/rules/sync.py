@@ -9,7 +9,7 @@ from tree_sitter import Node
 from xlate.rules.asm import asm_template
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name, call_qualified_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import declared_type, name_nodes, names_in, strip_parens, text
@@ -182,9 +182,8 @@ class Atomic64Bit(Rule):
         "has no `double`."
     )
     example = (
-        "__global__ void total(const double* x, double* sum, unsigned long long* count) {\n"
-        "  atomicAdd(sum, x[threadIdx.x]);\n"
-        "  atomicAdd(count, 1ull);\n"
+        "__global__ void count_hits(const float* x, unsigned long long* count) {\n"
+        "  if (x[threadIdx.x] > 0.0f) atomicAdd(count, 1ull);\n"
         "}\n"
     )
     fix = (

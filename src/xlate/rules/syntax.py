@@ -284,3 +284,18 @@ def name_nodes(src: SourceView, names: frozenset[str] | set[str]) -> Iterator[No
         if row not in lines:
             lines.add(row)
             yield node
+
+
+_CONDITION_LINES = frozenset({"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"})
+
+
+def guarded_by_hip(src: SourceView, node: Node) -> bool:
+    """Whether the nearest preprocessor condition around a node tests a HIP macro: the author has
+    already split this code by platform (`#if defined(__HIP_PLATFORM_AMD__) ... #else ... #endif`),
+    so a rule about what HIP does with it has nothing to add. Read from the condition's text: any
+    macro with HIP in its name counts."""
+    line = src.enclosing(node, _CONDITION_LINES)
+    if line is None:
+        return False
+    cond = line.child_by_field_name("condition") or line.child_by_field_name("name")
+    return cond is not None and "HIP" in text(cond)

@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name
-from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT
 from xlate.rules.syntax import (
@@ -59,7 +59,7 @@ class HardcodedWarpSize(Rule):
         "  int warp = threadIdx.x >> 5;\n"
         "  float v = x[threadIdx.x];\n"
         "  for (int off = 16; off > 0; off >>= 1)\n"
-        "    v += __shfl_down_sync(0xffffffff, v, off);\n"
+        "    v += __shfl_down(v, off);\n"
         "}\n"
     )
     fix = (

@@ -140,8 +140,9 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
 
         if not isinstance(exc, (ix.IndexError_, OSError)):
             raise
-        print(f"error: {exc}", file=stderr)
-        return EXIT_ERROR
+        from xlate.errors import report
+
+        return report(exc, stderr)
     workers = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
     results = run_jobs(planned, smap, options, workers, glossary)
     total = Report()
@@ -172,9 +173,9 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
 
 
 def main(argv: list[str]) -> int:
-    import argparse
+    from xlate.errors import argument_parser
 
-    p = argparse.ArgumentParser(prog="xlate translate", description=(
+    p = argument_parser("xlate translate", (
         "Translate CUDA source to HIP by the symbol rows: names, headers, CUDA macro tests, launches; "
         "hazards that need a human become `// xlate:` comments. Prints HIP on stdout for one file."))
     p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders (folders are mirrored: sources and headers)")
