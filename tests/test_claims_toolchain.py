@@ -272,3 +272,55 @@ def test_mlx_and_triton_names_in_the_glossary_exist() -> None:
                 missing.append(name)
                 break
     assert not missing, missing
+
+
+# --- claims checked in the 2026-12-01 audit --------------------------------------------------------
+
+NVCC = tools.nvcc()
+
+
+@needs_ptxas
+def test_ldmatrix_stmatrix_targets(tmp_path: Path) -> None:
+    """ldmatrix from sm_75 (ptxas 13's oldest target), stmatrix only from sm_90."""
+    load = ".reg .b32 r<4>; .reg .b64 a; .shared .align 16 .b8 s[512]; mov.u64 a, s;\n  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {r0,r1,r2,r3}, [a];"
+    store = ".reg .b32 r<1>; .reg .b64 a; .shared .align 16 .b8 s[512]; mov.u64 a, s; mov.b32 r0, 0;\n  stmatrix.sync.aligned.m8n8.x1.shared.b16 [a], {r0};"
+    assert _ptxas(tmp_path, "sm_75", load).returncode == 0
+    assert _ptxas(tmp_path, "sm_90", store).returncode == 0
+    old = _ptxas(tmp_path, "sm_89", store)
+    assert old.returncode != 0 and "requires .target sm_90 or higher" in old.stderr
+
+
+@pytest.mark.slow
+@needs_clang
+def test_mfma_mnemonic_by_target(tmp_path: Path) -> None:
+    source = """typedef float v16f __attribute__((ext_vector_type(16)));
+typedef _Float16 v4h __attribute__((ext_vector_type(4)));
+__global__ void k(v16f* o, v4h a) { o[0] = __builtin_amdgcn_mfma_f32_32x32x8f16(a, a, o[0], 0, 0, 0); }
+"""
+    seen = {}
+    for arch in ("gfx90a", "gfx942"):
+        run = _hip_compile(tmp_path, source, arch)
+        assert run.returncode == 0, run.stderr
+        seen[arch] = re.findall(r"\bv_mfma_\w+", (tmp_path / "claim.s").read_text())[:1]
+    assert seen == {"gfx90a": ["v_mfma_f32_32x32x8f16"], "gfx942": ["v_mfma_f32_32x32x8_f16"]}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(NVCC is None, reason="no nvcc on this machine")
+def test_float4_copy_is_128_bit(tmp_path: Path) -> None:
+    src = tmp_path / "v.cu"
+    src.write_text("__global__ void k(float4* o, const float4* i) { o[threadIdx.x] = i[threadIdx.x]; }\n")
+    out = tmp_path / "v.ptx"
+    run = subprocess.run([NVCC, "-arch=sm_90a", "-ptx", str(src), "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    ptx = out.read_text()
+    assert re.search(r"ld\.global(\.nc)?\.v4\.(u32|f32|b32)", ptx) and re.search(r"st\.global\.v4\.(u32|f32|b32)", ptx)
+
+
+@pytest.mark.slow
+def test_mlx_quantize_modes() -> None:
+    mx = pytest.importorskip("mlx.core")
+    w = mx.random.normal((64, 64))
+    assert len(mx.quantize(w, group_size=64, bits=4)) == 3  # affine: weights, scales, biases
+    for mode in ("mxfp4", "mxfp8", "nvfp4"):
+        assert len(mx.quantize(w, mode=mode)) == 2, mode  # block-scaled: weights and scales, no biases
