@@ -175,10 +175,19 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
 _CAPS = re.compile(r"^[A-Z0-9_]+$")
 
 
-def _kind_from_section(section: str, name: str) -> str:
+def _kind_from_section(section: str, name: str) -> str | None:
+    """What HIPIFY's section and the spelling say about a name's kind; None where they do not say.
+
+    Data-type sections mix types, enumerations and enumerators: a name is called a type or an
+    enumerator only where its spelling settles it (`cudaStream_t`, `CUdevice`, `CUBLAS_OP_N`).
+    """
     s = section.casefold()
     if "type" in s or "enum" in s or "struct" in s:
-        return "enumerator" if _CAPS.match(name) and "_" in name else "type"
+        if _CAPS.match(name) and "_" in name:
+            return "enumerator"
+        if name.endswith(("_t", "_st")) or re.match(r"^CU[a-z]", name):
+            return "type"
+        return None
     if "macro" in s or "define" in s:
         return "macro"
     return "function"
