@@ -173,6 +173,7 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
 
 
 _CAPS = re.compile(r"^[A-Z0-9_]+$")
+_URL = re.compile(r"https://[^\s<>\"'`\\{}|^]+\.[^\s<>\"'`\\{}|^]*")
 
 
 def _kind_from_section(section: str, name: str) -> str | None:
@@ -374,6 +375,8 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
             for s, side in given.items():
                 if side.source and not side.source.startswith("https://") and side.source.partition(" ")[0] not in rf.sources:
                     out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: {side.source!r} is neither an https URL nor a key of `sources`"))
+                elif side.source and side.source.startswith("https://") and not _URL.fullmatch(side.source.split()[0]):
+                    out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: not a well-formed https URL: {side.source.split()[0]!r}"))
             target = rows.setdefault(row.cuda, {"cuda": row.cuda, "concept": None, "kind": None, "family": None, "sides": {}})
             if concept:
                 target["concept"] = concept
