@@ -386,6 +386,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                     target["kind"] = (row.kind or rf.kind).value  # type: ignore[union-attr]
             for s, side in given.items():
                 target["sides"][s] = _side_dict(side, rf.sources, "override" if is_override else "curated")
+                target["sides"][s]["where"] = (shown, line)  # for checks; the index does not keep it
     # A curated row without a concept belongs to the family whose pattern its spelling matches.
     patterns = [(re.compile(f.match), f) for f in tables.families if f.match]
     for row in rows.values():
