@@ -9,6 +9,7 @@ sm_90a/sm_100a/sm_120a; MLX runs on the CPU. A missing tool skips with the reaso
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -324,3 +325,58 @@ def test_mlx_quantize_modes() -> None:
     assert len(mx.quantize(w, group_size=64, bits=4)) == 3  # affine: weights, scales, biases
     for mode in ("mxfp4", "mxfp8", "nvfp4"):
         assert len(mx.quantize(w, mode=mode)) == 2, mode  # block-scaled: weights and scales, no biases
+
+
+@pytest.mark.slow
+def test_triton_dot_lowers_to_mfma_and_wgmma() -> None:
+    """Triton AOT (no device): tl.dot becomes MFMA for gfx942 (wave64) and wgmma for capability 9.0."""
+    pytest.importorskip("triton")
+    from xlate.kernels.triton_aot import compile_kernel
+
+    src = Path(__file__).parent / "data" / "claims" / "triton_dot.py"
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}
+    amdgcn = compile_kernel(src, "dot_kernel", sig, {"BLOCK": 64}, "hip")
+    assert re.search(r"\bv_mfma_f32_\w+", amdgcn)
+    assert re.search(r"\.wavefront_size:\s+64\b", amdgcn)  # code object metadata: wave64
+    ptx = compile_kernel(src, "dot_kernel", sig, {"BLOCK": 64}, "cuda")
+    assert ".target sm_90a" in ptx and "wgmma.mma_async" in ptx
+
+
+# --- on an NVIDIA GPU ------------------------------------------------------------------------------
+
+PROPS_RECORD = Path(__file__).parent / "data" / "claims" / "h200_props.json"
+
+
+def _check_hopper_props(props: dict) -> None:
+    """The figures the glossary states for Hopper SMs, clusters and constant memory."""
+    assert props["cc"] == 90 and props["warp"] == 32
+    assert props["smemSM"] == 228 * 1024  # 228 KB of shared memory per SM
+    assert props["smemOptin"] == 227 * 1024 and props["smemBlock"] == 48 * 1024  # 227 KB per block with opt-in
+    assert props["regsSM"] == 64 * 1024  # 64K 32-bit registers per SM
+    assert props["const"] == 64 * 1024
+    assert props["thrSM"] == 2048  # 64 warps per SM
+    assert props["clusterPortable"] == 8 and props["clusterNonPortable"] == 16
+
+
+def test_recorded_h200_run_supports_the_claims() -> None:
+    """The run recorded on the H200 (see the file) still says what the glossary says."""
+    props = json.loads(PROPS_RECORD.read_text())
+    assert props["name"].startswith("NVIDIA H200")
+    _check_hopper_props(props)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(NVCC is None, reason="no nvcc on this machine")
+def test_h200_device_properties(tmp_path: Path) -> None:
+    import shutil
+
+    smi = shutil.which("nvidia-smi")
+    if smi is None or subprocess.run([smi, "-L"], capture_output=True).returncode != 0:
+        pytest.skip("no NVIDIA GPU on this machine")
+    exe = tmp_path / "props"
+    src = Path(__file__).parent / "data" / "claims" / "device_props.cu"
+    subprocess.run([NVCC, "-arch=sm_90a", "-o", str(exe), str(src)], check=True, timeout=300)
+    props = json.loads(subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout)
+    if props["cc"] != 90:
+        pytest.skip(f"{props['name']} is not a Hopper GPU")
+    _check_hopper_props(props)

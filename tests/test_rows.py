@@ -154,6 +154,7 @@ def test_a_valid_curated_row_loads(tmp_path: Path) -> None:
     ("source: spec §5.2", "source: somewhere"),
     ("relation: renamed, source: spec §5.2", "relation: approximate, source: spec §5.2"),
     ("symbol: threads_per_simdgroup, ", ""),
+    ("source: spec §5.2", "source: https://exa mple"),
 ])
 def test_defective_rows_are_reported_with_their_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     root = write_glossary(tmp_path / "glossary")
