@@ -469,10 +469,16 @@ def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> 
             out.append((row, side))
         if out:
             break
-    # Several CUDA names can share one counterpart (hipMalloc answers cudaMalloc and cuMemAlloc):
-    # the row's own spelling first, then the runtime and device APIs before the driver API, and
-    # current names before deprecated ones. This orders answers; it never makes one up.
-    return sorted(out, key=lambda rs: (rs[1] != "cuda", FAMILY_RANK.get(rs[0].get("family") or "", 5),
+    # Several CUDA names can share one counterpart (hipMalloc answers cudaMalloc and cuMemAlloc,
+    # simd_any answers __any_sync and the legacy __any): the row's own spelling first, then the order
+    # in which the concept lists its CUDA symbols (the glossary puts the current spelling first),
+    # then the runtime and device APIs before the driver API, current names before deprecated ones.
+    # This orders answers; it never makes one up.
+    def listed(row: dict[str, Any]) -> int:
+        symbols = ((index["concepts"].get(row.get("concept") or "") or {}).get("terms", {}).get("cuda") or {}).get("symbols") or []
+        return symbols.index(row["cuda"]) if row["cuda"] in symbols else len(symbols) + 1
+
+    return sorted(out, key=lambda rs: (rs[1] != "cuda", listed(rs[0]), FAMILY_RANK.get(rs[0].get("family") or "", 5),
                                         bool((rs[0].get("cuda_versions") or {}).get("deprecated")), rs[0]["cuda"]))
 
 
