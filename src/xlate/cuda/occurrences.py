@@ -114,7 +114,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
     locator = locator if locator is not None else Locator(tree)
-    at = locator.at
+    at = locator.finder()
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
     aliases = _aliases(source)
