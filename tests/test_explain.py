@@ -211,15 +211,15 @@ def test_json_shape_on_rule_fixtures() -> None:
 
 def test_metal_findings_need_a_mapping_that_says_none(smap: symbols.SymbolMap) -> None:
     """`no-metal-equivalent` reports symbols the map says have no Metal counterpart (stream capture),
-    not symbols whose Metal spelling is merely unknown (fmaxf, __expf), and not the headers named on
-    #include lines, which stay annotated."""
+    not symbols that have one (fmaxf and __expf have Metal rows: fmax, fast::exp), and not the headers
+    named on #include lines, which stay annotated."""
     r = _explain(FIXTURES / "metal_mapping.cu", smap)
     metal = [h for h in r["hazards"] if h["name"] == "no-metal-equivalent"]
     assert {h["line"] for h in metal} == {10}  # the capture call and its mode enumerator
     assert "cudaStreamBeginCapture" in {h["message"].split()[0] for h in metal}
     assert "cuda.h" in _at(r, 2) and "nccl.h" in _at(r, 3)
     assert {"fmaxf", "__expf"} <= set(_at(r, 6))
-    assert r["symbols"]["fmaxf"]["relations"]["metal"] is None  # the map records no Metal relation
+    assert r["symbols"]["fmaxf"]["relations"]["metal"] == "renamed"  # the device-math row: fmax
 
 
 def test_occurrences_carry_the_map_relations(smap: symbols.SymbolMap) -> None:
@@ -228,7 +228,7 @@ def test_occurrences_carry_the_map_relations(smap: symbols.SymbolMap) -> None:
 
     source = (FIXTURES / "metal_mapping.cu").read_bytes()
     found = {o.symbol: o for o in occurrences.find(parse(source), source, smap)}
-    assert (found["fmaxf"].hip_relation, found["fmaxf"].metal_relation) == ("same", "unknown")
+    assert (found["fmaxf"].hip_relation, found["fmaxf"].metal_relation) == ("same", "renamed")
     assert found["cudaStreamBeginCapture"].metal_relation == "none"
     assert found["cuda.h"].metal_relation == "none"
 

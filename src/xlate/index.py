@@ -501,7 +501,11 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
 
     for row, side in find_rows(index, q, backend):
         if row.get("concept") and row["concept"] in index["concepts"]:
-            offer(Match(row["concept"], SCORE_SYMBOL, q, "symbol", SIDE_BACKEND[side]))
+            # A CUDA spelling is the row's own: an exact symbol. Another backend's spelling of it
+            # ranks below an exact name, since Metal's `threadgroup` is both the address-space
+            # qualifier of the __shared__ row and the name of the thread-block concept.
+            score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
+            offer(Match(row["concept"], score, q, "symbol", SIDE_BACKEND[side]))
     exact, folded, loose_map = _lookups(index, q)
     for label, cid, kind, label_backend in exact.get(q, ()):
         if kind == "symbol" and allowed(label_backend):
@@ -518,9 +522,13 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
-    # compiler page and on "Device binary (cubin, code object, metallib)").
+    # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
+    # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
+    # reached only through a symbol (the __shared__ row's `threadgroup`).
     title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
-    ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]), m.concept))
+    named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
+    ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
+                                                  m.concept not in named, m.concept))
     return ranked[:limit]
 
 
