@@ -37,6 +37,8 @@ class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, an
     # Lets the equivalents rules tell "no equivalent" from "not yet mapped".
     hip_relation: str | None = None
     metal_relation: str | None = None
+    # What the symbol's row says it is (qualifier, function, type, ...), when the map records it.
+    kind: str | None = None
 
 
 
