@@ -20,11 +20,11 @@ QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "lookup_queries.yaml"
 
 def _first(payload: dict) -> str | None:
     """What the reader sees first: a row's CUDA name, a spec sheet, or the top concept."""
-    if payload["rows"]:
+    if payload["lead"] == "row":
         return "row:" + payload["rows"][0]["cuda"]
-    if payload["gpu"]:
+    if payload["lead"] == "gpu":
         return "gpu:" + payload["gpu"]["id"]
-    return payload["matches"][0]["concept"] if payload["matches"] else None
+    return payload["matches"][0]["concept"] if payload["lead"] == "concept" else None
 
 
 def _answer(query: str) -> tuple[int, dict]:
@@ -38,7 +38,7 @@ def _right(expect: str | list[str], code: int, payload: dict) -> bool:
     if wanted == ["none"]:
         return code == 1 and not payload["rows"] and not payload["gpu"] and not payload["matches"]
     first = _first(payload)
-    concept_of_row = payload["rows"][0]["concept"] if payload["rows"] else None
+    concept_of_row = payload["rows"][0]["concept"] if payload["lead"] == "row" else None
     return code == 0 and (first in wanted or concept_of_row in wanted)
 
 

@@ -230,7 +230,7 @@ def docs_build(
     """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
 
-    _root(None)  # the pages come from the glossary: refuse before generating anything
+    _load(_root(None))  # the pages come from the glossary: refuse a broken one before mkdocs starts
     try:
         pages, seconds, site = build(site_dir=site_dir, engine=engine)
     except DocsError as exc:

@@ -19,14 +19,14 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict
 
 from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
 from xlate.model import Figure, GpuSpec
 from xlate.yamlio import Problem
 
-__all__ = ["ASSUMPTIONS", "CompareError", "Derived", "FIGURE_ROWS", "PRECISIONS", "derive", "load_gpus",
-           "parse_params", "render_text", "resolve", "run", "to_json"]
+__all__ = ["ASSUMPTIONS", "CompareError", "CompareJson", "Derived", "FIGURE_ROWS", "FigureJson", "GpuJson", "PRECISIONS",
+           "derive", "load_gpus", "parse_params", "render_text", "resolve", "run", "to_json"]
 
 EXIT_UNKNOWN, EXIT_USAGE = EXIT_FINDINGS, EXIT_ERROR
 
@@ -240,11 +240,39 @@ def _bullet(text: str, width: int) -> str:
 # --- output --------------------------------------------------------------------------------------
 
 
-def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> dict[str, Any]:
-    gpus = []
+class FigureJson(TypedDict):
+    """A published figure as `compare --format json` prints it."""
+
+    value: float | None
+    unit: str | None
+    source: str | None
+    note: str | None
+
+
+class GpuJson(TypedDict):
+    id: str
+    name: str
+    vendor: str
+    architecture: str
+    compute_unit_name: str
+    figures: dict[str, FigureJson]
+    derived: dict[str, Any]  # ridge points always; the model-size bounds when --params is given
+    notes: str | None
+
+
+class CompareJson(TypedDict):
+    params: float | None
+    precision: str
+    gpus: list[GpuJson]
+    assumptions: list[str]
+    sources: list[str]  # every cited URL, in order of first use
+
+
+def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> CompareJson:
+    gpus: list[GpuJson] = []
     urls: list[str] = []
     for spec in specs:
-        figures = {}
+        figures: dict[str, FigureJson] = {}
         for name, _, unit in FIGURE_ROWS:
             fig: Figure = getattr(spec, name)
             figures[name] = {"value": fig.value, "unit": unit or None, "source": fig.source, "note": fig.note}

@@ -501,7 +501,11 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
 
     for row, side in find_rows(index, q, backend):
         if row.get("concept") and row["concept"] in index["concepts"]:
-            offer(Match(row["concept"], SCORE_SYMBOL, q, "symbol", SIDE_BACKEND[side]))
+            # A CUDA spelling is the row's own: an exact symbol. Another backend's spelling of it
+            # ranks below an exact name, since Metal's `threadgroup` is both the address-space
+            # qualifier of the __shared__ row and the name of the thread-block concept.
+            score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
+            offer(Match(row["concept"], score, q, "symbol", SIDE_BACKEND[side]))
     exact, folded, loose_map = _lookups(index, q)
     for label, cid, kind, label_backend in exact.get(q, ()):
         if kind == "symbol" and allowed(label_backend):

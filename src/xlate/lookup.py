@@ -173,12 +173,17 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
             rows = [(derived, "cuda")]
     gpu = ix.find_gpu(index, cleaned) if backend is None else None
     matches = ix.search(index, cleaned, backend=backend, limit=max(1, limit))
-    if rows:  # a symbol's own concept first, whatever the names around it score
+    # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
+    # exactly a concept's own name and matched other rows only as another backend's spelling.
+    row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < ix.SCORE_NAME
+                                or matches[0].concept == rows[0][0].get("concept"))
+    if row_leads:
         first = rows[0][0].get("concept")
         matches.sort(key=lambda m: m.concept != first)
+    lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
     found = bool(rows or gpu or matches)
     if fmt == "json":
-        payload: dict[str, Any] = {"query": cleaned, "rows": [row_json(r, s) for r, s in rows],
+        payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
                                    "gpu": {"id": gpu, **index["gpus"][gpu]} if gpu else None,
                                    "matches": [ix.match_json(index, m) for m in matches]}
         if not found:
@@ -192,11 +197,11 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
         return EXIT_NO_MATCH
-    parts = [row_card(r, s, cleaned) for r, s in rows]
-    if gpu:
-        parts.append(gpu_card(index, gpu))
-    if matches:
-        parts.append(card(index, matches[0]))
+    row_cards = [row_card(r, s, cleaned) for r, s in rows]
+    concept_cards = [card(index, matches[0])] if matches else []
+    parts = row_cards + ([gpu_card(index, gpu)] if gpu else []) + concept_cards
+    if not row_leads:
+        parts = ([gpu_card(index, gpu)] if gpu else []) + concept_cards + row_cards
     out.write("\n\n".join(parts) + "\n")
     if len(matches) > 1:
         others = ", ".join(f"{m.concept} ({m.score:g})" for m in matches[1:])
