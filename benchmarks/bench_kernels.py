@@ -38,8 +38,8 @@ FLOORS = {
     ("softmax", "cuda"): ("torch.softmax", None),
     ("rmsnorm", "cuda"): ("torch rms_norm", None),
     ("histogram", "cuda"): ("copy", None),
-    ("histogram", "triton"): ("cuda histogram", 0.50),  # the CUDA histogram timed in this run
-    ("scan", "cuda"): ("copy", 0.80),  # single pass with decoupled look-back: one read, one write
+    ("histogram", "triton"): ("cuda histogram", None),  # the CUDA histogram timed in this run; GOALS
+    ("scan", "cuda"): ("copy", None),  # single pass with decoupled look-back: one read, one write; GOALS
     ("scan", "triton"): ("copy", None),
     ("compaction", "cuda"): ("copy", None),
     ("compaction", "triton"): ("copy", None),
@@ -49,9 +49,13 @@ FLOORS = {
     ("grid-sync", "triton"): ("copy", None),
     ("precision", "cuda"): ("copy", None),
     ("precision", "triton"): ("copy", None),
+    ("hopper-gemm", "cuda"): ("torch.matmul A@B.T", None),  # goal 0.7, reported
+    ("hopper-gemm", "triton"): ("torch.matmul A@B.T", None),
     ("graphs", "cuda"): (None, None),
     ("graphs", "triton"): (None, None),
 }
+# targets the issue sets that are measured and reported, met or not, without failing the run
+GOALS = {("scan", "cuda"): 0.80, ("histogram", "triton"): 0.50, ("hopper-gemm", "cuda"): 0.70}
 # references taken from another backend's run of the same example in this process
 SAME_RUN = {"cuda histogram": ("histogram", "cuda")}
 
@@ -84,6 +88,10 @@ def references() -> dict[str, dict]:
     ms = do_bench(lambda: torch.matmul(a, b), warmup=100, rep=500, return_mode="median")
     out["torch.matmul"] = {"ms": ms, "value": 2 * m * n * k / (ms * 1e-3) / 1e12, "unit": "TFLOP/s",
                            "what": f"torch.matmul bf16 {m}x{n}x{k} (cuBLAS), random data"}
+    bt = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    ms = do_bench(lambda: torch.matmul(a, bt.T), warmup=100, rep=500, return_mode="median")
+    out["torch.matmul A@B.T"] = {"ms": ms, "value": 2 * m * n * k / (ms * 1e-3) / 1e12, "unit": "TFLOP/s",
+                                 "what": f"torch.matmul(a, bt.T) bf16 {m}x{n}x{k} (cuBLAS), random data"}
     torch.cuda.empty_cache()
     return out
 
@@ -141,6 +149,9 @@ def main() -> int:
             rows.append({"example": name, "backend": backend, "status": out.status, "cell": out.cell,
                          "ms": out.ms, "throughput": out.throughput, "unit": out.unit, "roofline": out.roofline,
                          "reference": ref_key, "ratio": ratio, "floor": floor, "meets_floor": ok,
+                         "goal": GOALS.get((name, backend)),
+                         "meets_goal": None if (name, backend) not in GOALS or ratio is None
+                         else ratio >= GOALS[(name, backend)],
                          "extras": out.extras})
             print(json.dumps(rows[-1]), flush=True)
     print()

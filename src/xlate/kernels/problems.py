@@ -138,11 +138,11 @@ def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arr
     """The reference, restricted to `rows` of the output where the problem is checked by sampling."""
     if rows is None:
         return PROBLEMS[name].reference(inputs)
-    if name != "gemm":  # only GEMM is sampled; the rest are cheap to check whole
+    if name not in ("gemm", "hopper-gemm"):  # only the GEMMs are sampled; the rest are cheap to check whole
         raise ValueError(f"{name} is not checked by sampling")
     part = dict(inputs)
     part["a"] = inputs["a"][rows]
-    return _gemm_ref(part)
+    return _gemm_ref(part) if name == "gemm" else _gemm_bt_ref(part)
 
 
 # --- examples added with the second round of the gallery ------------------------------------------
@@ -281,3 +281,20 @@ def _precision_ref(x: Arrays) -> Arrays:
 
 PROBLEMS["precision"] = Problem(_precision, _precision_ref, lambda s: 4 * s[0] + 2 * s[0] + 20 * s[0] + s[0],
                                 lambda s: s[0])
+
+
+def _gemm_bt(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    m, n, k = size
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    bt = rng.standard_normal((n, k), dtype=np.float32)
+    return {"a": to_bf16_bits(a).reshape(m, k), "bt": to_bf16_bits(bt).reshape(n, k)}
+
+
+def _gemm_bt_ref(x: Arrays) -> Arrays:
+    a = from_bf16_bits(x["a"]).astype(np.float64)
+    bt = from_bf16_bits(x["bt"]).astype(np.float64)
+    return {"c": a @ bt.T}
+
+
+PROBLEMS["hopper-gemm"] = Problem(_gemm_bt, _gemm_bt_ref, lambda s: 2 * (s[0] * s[2] + s[2] * s[1]) + 4 * s[0] * s[1],
+                                  lambda s: 2 * s[0] * s[1] * s[2], sample_rows=256)
