@@ -605,10 +605,15 @@ def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, fl
         return []
     cutoff = _fuzzy_floor(q_loose) if floor is None else floor
     choices = [_fuzzy_text(e[0]) for e in entries]
-    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit, score_cutoff=cutoff)
+    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit * 3, score_cutoff=cutoff)
     out = []
     for _, score, i in found:
         label, cid, kind, label_backend = entries[i]
+        key = loose(label)
+        if key != q_loose and key in q_loose and q_loose != key + "s":
+            continue  # a shorter name inside the query is another word ("elect" in "select"), not a typo
+        if len(out) == limit:
+            break
         out.append(Match(cid, round(min(score, 100.0) * FUZZY_CEILING / 100.0, 1), label, "fuzzy", label_backend))
     return out
 
