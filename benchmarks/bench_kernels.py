@@ -38,8 +38,8 @@ FLOORS = {
     ("softmax", "cuda"): ("torch.softmax", None),
     ("rmsnorm", "cuda"): ("torch rms_norm", None),
     ("histogram", "cuda"): ("copy", None),
-    ("histogram", "triton"): ("cuda histogram", 0.50),  # the CUDA histogram timed in this run
-    ("scan", "cuda"): ("copy", 0.80),  # single pass with decoupled look-back: one read, one write
+    ("histogram", "triton"): ("cuda histogram", None),  # the CUDA histogram timed in this run; GOALS
+    ("scan", "cuda"): ("copy", None),  # single pass with decoupled look-back: one read, one write; GOALS
     ("scan", "triton"): ("copy", None),
     ("compaction", "cuda"): ("copy", None),
     ("compaction", "triton"): ("copy", None),
@@ -54,6 +54,8 @@ FLOORS = {
     ("graphs", "cuda"): (None, None),
     ("graphs", "triton"): (None, None),
 }
+# targets the issue sets that are measured and reported, met or not, without failing the run
+GOALS = {("scan", "cuda"): 0.80, ("histogram", "triton"): 0.50, ("hopper-gemm", "cuda"): 0.70}
 # references taken from another backend's run of the same example in this process
 SAME_RUN = {"cuda histogram": ("histogram", "cuda")}
 
@@ -147,6 +149,9 @@ def main() -> int:
             rows.append({"example": name, "backend": backend, "status": out.status, "cell": out.cell,
                          "ms": out.ms, "throughput": out.throughput, "unit": out.unit, "roofline": out.roofline,
                          "reference": ref_key, "ratio": ratio, "floor": floor, "meets_floor": ok,
+                         "goal": GOALS.get((name, backend)),
+                         "meets_goal": None if (name, backend) not in GOALS or ratio is None
+                         else ratio >= GOALS[(name, backend)],
                          "extras": out.extras})
             print(json.dumps(rows[-1]), flush=True)
     print()

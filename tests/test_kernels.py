@@ -358,3 +358,47 @@ def test_verify_json_for_one_example() -> None:
     cells = {c["backend"]: c for c in json.loads(proc.stdout)}
     assert set(cells) == {"cuda", "hip", "triton", "mlx", "metal", "evidence"}
     assert cells["triton"]["status"] == "skipped" and cells["evidence"]["status"] == "shown"
+
+
+@pytest.mark.slow
+@needs_nvcc
+def test_tcgen05_probe_compiles_for_sm100a_only() -> None:
+    """Blackwell's tcgen05 is compiled, never run: ptxas takes it for sm_100a and rejects it for sm_90a."""
+    probe = REPO / "kernels" / "blackwell" / "tcgen05_probe.cu"
+    out = Path(os.environ["XDG_CACHE_HOME"]) / "tcgen05.cubin"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = subprocess.run([tools.nvcc(), "-gencode=arch=compute_100a,code=sm_100a", "-cubin", "-o", str(out), str(probe)],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert "UTCHMMA" in backends.sass(out)
+    bad = subprocess.run([tools.nvcc(), "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-o", str(out) + ".90",
+                          str(probe)], capture_output=True, text=True)
+    assert bad.returncode != 0 and "tcgen05" in bad.stderr
+
+
+def test_new_examples_have_h200_evidence_with_same_run_references() -> None:
+    """Each example added for the second round has a benchmark record whose runs were checked on the GPU."""
+    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm"):
+        record = json.loads((REPO / "kernels" / "evidence" / f"bench--{name}--nvidia-h200.json").read_text())
+        assert {r["backend"] for r in record["runs"] if r["status"] == "shown"} == {"cuda", "triton"}, name
+
+
+def test_per_output_tolerances_apply_to_their_output_only() -> None:
+    ex = load("precision")
+    assert ex.raw["tolerances"] == {"mm": 5.0e-3} and ex.tolerance == 0
+    assert runner._within(ex, {"h": (0.0, 0.0), "mm": (0.1, 1e-3)})
+    assert not runner._within(ex, {"h": (1e-3, 1e-6), "mm": (0.1, 1e-3)})
+    assert not runner._within(ex, {"h": (0.0, 0.0), "mm": (0.1, 1e-2)})
+
+
+def test_compaction_outputs_are_compared_as_a_multiset() -> None:
+    canonical = problems.PROBLEMS["compaction"].canonical
+    out = canonical({"count": np.array([3], dtype=np.uint32), "y": np.array([3.0, 1.0, 2.0, np.nan], dtype=np.float32)})
+    assert out["count"][0] == 3 and list(out["y"]) == [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError):
+        canonical({"count": np.array([9], dtype=np.uint32), "y": np.zeros(4, dtype=np.float32)})
+
+
+def test_fp8_reference_rounds_to_nearest_even() -> None:
+    x = np.array([1.0625, 1.1875, 1.3125, 3.3], dtype=np.float32)  # 1.0625 and 1.3125 are E4M3 ties
+    assert list(problems.round_mantissa(x, 3)) == [1.0, 1.25, 1.25, 3.25]

@@ -154,6 +154,7 @@ def test_a_valid_curated_row_loads(tmp_path: Path) -> None:
     ("source: spec §5.2", "source: somewhere"),
     ("relation: renamed, source: spec §5.2", "relation: approximate, source: spec §5.2"),
     ("symbol: threads_per_simdgroup, ", ""),
+    ("source: spec §5.2", "source: https://exa mple"),
 ])
 def test_defective_rows_are_reported_with_their_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     root = write_glossary(tmp_path / "glossary")
@@ -188,3 +189,45 @@ def test_copying_the_glossary_keeps_the_rows(tmp_path: Path) -> None:
     root = tmp_path / "glossary"
     shutil.copytree(GLOSSARY, root)
     assert symbols.load(root).get("cudaMemcpy2DAsync").hip == "hipMemcpy2DAsync"
+
+
+METAL_EXPECTED = {
+    "atomicMax": "atomic_fetch_max_explicit", "__any_sync": "simd_any", "__all_sync": "simd_all",
+    "wmma::store_matrix_sync": "simdgroup_store", "wmma::load_matrix_sync": "simdgroup_load",
+    "cg::exclusive_scan": "simd_prefix_exclusive_sum", "cooperative_groups::inclusive_scan": "simd_prefix_inclusive_sum",
+    "__expf": "fast::exp", "expf": "exp", "exp2f": "exp2", "logf": "log", "rsqrtf": "rsqrt", "sqrtf": "sqrt",
+    "fmaf": "fma", "tanhf": "tanh", "__popc": "popcount", "__clz": "clz", "__brev": "reverse_bits", "isnan": "isnan",
+    "__threadfence_system": "atomic_thread_fence", "half2": "half2", "__shfl_xor_sync": "simd_shuffle_xor",
+    "__shfl_down_sync": "simd_shuffle_down", "__ballot_sync": "simd_ballot", "__syncthreads": "threadgroup_barrier",
+    "atomicAdd": "atomic_fetch_add_explicit", "atomicExch": "atomic_exchange_explicit",
+}
+
+
+def _spellings(side: dict | None) -> set[str]:
+    if not side or not side.get("symbol"):
+        return set()
+    names = {side["symbol"], *side.get("also", [])}
+    return names | {n.removeprefix("metal::") for n in names}
+
+
+@pytest.mark.parametrize(("cuda", "metal"), sorted(METAL_EXPECTED.items()))
+def test_device_side_metal_rows_name_their_own_msl_function(smap: symbols.SymbolMap, cuda: str, metal: str) -> None:
+    entry = smap.get(cuda)
+    assert entry is not None and metal in _spellings(entry.side("metal")), (cuda, entry and entry.side("metal"))
+    assert entry.side("metal").get("source"), "a Metal answer cites the MSL specification"
+
+
+def test_no_counterpart_is_prose(smap: symbols.SymbolMap) -> None:
+    """Every side's symbol is a code spelling: caveats carry the prose."""
+    for name in smap.names():
+        entry = smap.get(name)
+        for side in (entry.row or {}).get("sides", {}).values():
+            symbol = side.get("symbol")
+            if symbol:
+                assert not symbol.endswith(".") and " the " not in f" {symbol} " and len(symbol.split()) <= 3, (name, symbol)
+
+
+def test_metal_none_for_library_handles(smap: symbols.SymbolMap) -> None:
+    entry = smap.get("cublasCreate_v2")
+    assert entry.hip == "hipblasCreate" and entry.metal is None and entry.metal_relation == "none"
+    assert entry.metal_caveat

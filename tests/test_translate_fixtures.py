@@ -96,3 +96,29 @@ def test_fixture_translation_compiles(name: str, arch: str, tmp_path: Path) -> N
 @pytest.mark.parametrize("name", SKIPPED)
 def test_fixture_compile_skipped_with_reason(name: str) -> None:
     pytest.skip(f"{name}: {CASES[name]['skip']}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CLANG is None or not HIP_INCLUDE.is_dir(), reason="clang++-19 or the HIP headers are not installed")
+def test_every_hip_macro_the_condition_table_names_is_defined_by_the_hip_headers(tmp_path: Path) -> None:
+    """Each HIP macro of macros.json is defined after including the HIP headers; the device-pass
+    macro is defined in the device pass and not on the host, as __CUDA_ARCH__ is."""
+    import subprocess
+
+    from tests.translate_support import hip_env
+    from xlate.translate.macros import table
+
+    device_only = {"__HIP_DEVICE_COMPILE__"}
+    lines = ["#include <hip/hip_runtime.h>", "#include <hipsparse/hipsparse.h>", "#include <hiprand/hiprand.h>"]
+    for entry in table().values():
+        name = entry["hip"]
+        if name in device_only:
+            lines += ["#if defined(__HIP_DEVICE_ONLY_CHECK) != defined(%s)" % name, f"#error {name} wrong for this pass", "#endif"]
+        else:
+            lines += [f"#ifndef {name}", f"#error {name} is not defined", "#endif"]
+    src = tmp_path / "macros.hip"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = [CLANG, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-fsyntax-only", str(src)]
+    for extra in (["--cuda-device-only", "-D__HIP_DEVICE_ONLY_CHECK"], ["--cuda-host-only"]):
+        done = subprocess.run(base + extra, capture_output=True, text=True, env=hip_env(), timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]

@@ -278,8 +278,9 @@ def _check_hosts(glossary: Glossary, hosts: set[str]) -> None:
     for cuda, row in glossary.rows.items():
         for side_name, side in row["sides"].items():
             url = (side.get("source") or "").split(" ", 1)[0]
-            if url.startswith("https://") and side.get("origin") == "curated" and not _host_allowed(url, hosts):
-                glossary.problems.append(Problem(f"glossary/symbols", 1, f"{cuda}: {side_name} source {url} is not on an official documentation host (glossary/{SOURCES_FILE})"))
+            if url.startswith("https://") and "." in url[8:] and side.get("origin") in ("curated", "override") and not _host_allowed(url, hosts):
+                path, line = side.get("where") or ("glossary/symbols", 1)
+                glossary.problems.append(Problem(path, line, f"{cuda}: {side_name} source {url} is not on an official documentation host (glossary/{SOURCES_FILE})"))
     for gid, gpu in glossary.gpus.items():
         for name, value in gpu:
             source = getattr(value, "source", None)

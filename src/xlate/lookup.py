@@ -167,7 +167,7 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
 
         return report(exc, err)
     rows = ix.find_rows(index, cleaned, backend)[:3]
-    if not rows:
+    if not rows and cleaned.startswith(tuple(index.get("prefixes", ()))):
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]

@@ -173,12 +173,22 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
 
 
 _CAPS = re.compile(r"^[A-Z0-9_]+$")
+_URL = re.compile(r"https://[^\s<>\"'`\\{}|^]+\.[^\s<>\"'`\\{}|^]*")
 
 
-def _kind_from_section(section: str, name: str) -> str:
+def _kind_from_section(section: str, name: str) -> str | None:
+    """What HIPIFY's section and the spelling say about a name's kind; None where they do not say.
+
+    Data-type sections mix types, enumerations and enumerators: a name is called a type or an
+    enumerator only where its spelling settles it (`cudaStream_t`, `CUdevice`, `CUBLAS_OP_N`).
+    """
     s = section.casefold()
     if "type" in s or "enum" in s or "struct" in s:
-        return "enumerator" if _CAPS.match(name) and "_" in name else "type"
+        if _CAPS.match(name) and "_" in name:
+            return "enumerator"
+        if name.endswith(("_t", "_st")) or re.match(r"^CU[a-z]", name):
+            return "type"
+        return None
     if "macro" in s or "define" in s:
         return "macro"
     return "function"
@@ -365,6 +375,8 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
             for s, side in given.items():
                 if side.source and not side.source.startswith("https://") and side.source.partition(" ")[0] not in rf.sources:
                     out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: {side.source!r} is neither an https URL nor a key of `sources`"))
+                elif side.source and side.source.startswith("https://") and not _URL.fullmatch(side.source.split()[0]):
+                    out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: not a well-formed https URL: {side.source.split()[0]!r}"))
             target = rows.setdefault(row.cuda, {"cuda": row.cuda, "concept": None, "kind": None, "family": None, "sides": {}})
             if concept:
                 target["concept"] = concept
@@ -374,6 +386,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                     target["kind"] = (row.kind or rf.kind).value  # type: ignore[union-attr]
             for s, side in given.items():
                 target["sides"][s] = _side_dict(side, rf.sources, "override" if is_override else "curated")
+                target["sides"][s]["where"] = (shown, line)  # for checks; the index does not keep it
     # A curated row without a concept belongs to the family whose pattern its spelling matches.
     patterns = [(re.compile(f.match), f) for f in tables.families if f.match]
     for row in rows.values():

@@ -78,14 +78,27 @@ class SymbolMap:
         self.family_prefixes: tuple[str, ...] = tuple(index.get("prefixes", []))
         self.content_hash: str = index.get("hash", "")
         self.namespaces: frozenset[str] = frozenset(index.get("namespaces", []))
-        # Byte spellings for the scanner's first, cheapest test (most identifiers in a file are not CUDA).
-        self.known_bytes: frozenset[bytes] = frozenset(s.encode() for s in self._cuda)
         self.prefix_bytes: tuple[bytes, ...] = tuple(p.encode() for p in self.family_prefixes)
-        # First names of qualified spellings (`cub` of `cub::WarpReduce`): a chain can only resolve
-        # when its first name is one of these, a known name, or starts with a family prefix.
-        heads = {s.split("::", 1)[0] for s in self._cuda if "::" in s} | set(self.namespaces)
-        heads |= {p.split("::", 1)[0] for p in self.family_prefixes if "::" in p}
-        self.head_bytes: frozenset[bytes] = frozenset(h.encode() for h in heads)
+        self._known_bytes: frozenset[bytes] | None = None
+        self._head_bytes: frozenset[bytes] | None = None
+
+    @property
+    def known_bytes(self) -> frozenset[bytes]:
+        """Byte spellings for the scanner's first, cheapest test (most identifiers in a file are not CUDA);
+        built on first use, so a lookup that only asks one name never pays for them."""
+        if self._known_bytes is None:
+            self._known_bytes = frozenset(s.encode() for s in self._cuda)
+        return self._known_bytes
+
+    @property
+    def head_bytes(self) -> frozenset[bytes]:
+        """First names of qualified spellings (`cub` of `cub::WarpReduce`): a chain can only resolve
+        when its first name is one of these, a known name, or starts with a family prefix."""
+        if self._head_bytes is None:
+            heads = {s.split("::", 1)[0] for s in self._cuda if "::" in s} | set(self.namespaces)
+            heads |= {p.split("::", 1)[0] for p in self.family_prefixes if "::" in p}
+            self._head_bytes = frozenset(h.encode() for h in heads)
+        return self._head_bytes
 
     @property
     def families(self) -> list[FamilyRule]:

@@ -94,6 +94,17 @@ def document(results: list[dict[str, Any]]) -> dict[str, Any]:
                          "toolConfigurationNotifications": config_notes}],
         "columnKind": "unicodeCodePoints",
     }
+    # The symbol rows behind the annotations: each CUDA spelling's counterpart per backend, with its
+    # relation, `derived` flag, versions and source (the same sides explain's JSON gives).
+    symbols: dict[str, Any] = {}
+    for r in results:
+        concept_of = {a["symbol"]: a["concept"] for a in r.get("annotations", ())}
+        for name, info in (r.get("symbols") or {}).items():
+            if name not in symbols and info.get("sides") is not None:
+                symbols[name] = {"concept": concept_of.get(name), "family": info.get("family"),
+                                 "derived": bool(info.get("derived")), "sides": info["sides"]}
+    if symbols:
+        run["properties"] = {"xlateSymbols": symbols}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

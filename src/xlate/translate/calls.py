@@ -25,6 +25,12 @@ from xlate.translate.report import Report
 SYMBOL_ARGUMENT = {"cudaMemcpyToSymbol": 0, "cudaMemcpyToSymbolAsync": 0, "cudaMemcpyFromSymbol": 1,
                    "cudaMemcpyFromSymbolAsync": 1, "cudaGetSymbolAddress": 1, "cudaGetSymbolSize": 1}
 HIP_SYMBOL = "HIP_SYMBOL"
+# CUDA calls whose runtime header adds a `T**` template overload for the pointer they return, while
+# the HIP function takes `void**` only (hip/hip_runtime_api.h declares templates for hipMalloc,
+# hipHostMalloc and hipMallocManaged alone): an `&p` argument there is cast to (void**), which is
+# what CUDA's template does itself.
+VOID_OUT = {"cudaHostAlloc": 0, "cudaHostGetDevicePointer": 0, "cudaMallocPitch": 0, "cudaMallocAsync": 0,
+            "cudaMallocFromPoolAsync": 0}
 
 
 def arguments(call: Node) -> list[Node]:
@@ -62,6 +68,8 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
             _event_create(node, smap, edits, report, options, claimed)
         elif written in SYMBOL_ARGUMENT:
             _symbol_call(node, written, source, edits, report)
+        if written in VOID_OUT:
+            _void_out(node, VOID_OUT[written], source, edits, report)
 
 
 def _malloc_host(node: Node, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> None:
@@ -105,6 +113,19 @@ def _symbol_call(node: Node, written: str, source: bytes, edits: Edits, report: 
         return  # already an address
     if edits.add(arg.start_byte, arg.start_byte, HIP_SYMBOL.encode() + b"(") and edits.add(arg.end_byte, arg.end_byte, b")"):
         report.rewritten["HIP_SYMBOL"] += 1
+
+
+def _void_out(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
+    call = call_of(node)
+    args = arguments(call) if call is not None else []
+    if len(args) <= index:
+        return
+    arg = args[index]
+    op = arg.child(0) if arg.type == "pointer_expression" else None
+    if op is None or op.type != "&":
+        return  # only a plain `&p`: anything else may already be a void** (or something else entirely)
+    if edits.add(arg.start_byte, arg.start_byte, b"(void**)"):
+        report.rewritten["void**-out-argument"] += 1
 
 
 _FP8_OCP: dict[str, bool] = {}

@@ -60,6 +60,13 @@ class Edits:
         self._n += 1
         return True
 
+    def enclosing(self, pos: int) -> Edit | None:
+        """The planned replacement whose span contains `pos` strictly inside, if any."""
+        i = bisect_left(self._edits, (pos,))
+        if i > 0 and self._edits[i - 1].start < pos < self._edits[i - 1].end:
+            return self._edits[i - 1]
+        return None
+
     def covers(self, start: int, end: int) -> bool:
         return self._clash(start, end)
 

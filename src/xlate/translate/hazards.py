@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xlate.translate.edits import Edits
+from xlate.translate.edits import Edits, line_of
 from xlate.translate.report import Report
 
 PREFIX = b"// xlate: "
@@ -86,4 +86,8 @@ def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], ed
         if not edits.add(start, start, text):
             # The row starts inside a rewritten span (a launch over several lines): put the
             # comments above the row where that span begins.
-            pass
+            outer = edits.enclosing(start)
+            if outer is not None:
+                top = line_of(starts, outer.start)
+                top_indent = _indent(source, starts[top])
+                edits.add(starts[top], starts[top], b"".join(top_indent + PREFIX + line + b"\n" for line in lines))

@@ -35,11 +35,15 @@ def _path_node(include: Node) -> Node | None:
     return include.child_by_field_name("path")
 
 
-def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options) -> set[str]:
-    """Rewrite include paths; returns the HIP headers the file now includes (for the runtime check)."""
+def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options) -> dict[str, int]:
+    """Rewrite include paths; returns each header the file now includes with the offset of its
+    first include line (for the runtime header check)."""
     included: dict[tuple[int, str], int] = {}  # (parent node id, header) -> count, for duplicates
+    _unknown_cuda_headers(found, source, report)
     # Headers the file already includes by their HIP names (a file half ported by hand).
-    now: set[str] = {m.group(1).decode("utf-8", "replace").strip() for m in _ANY_INCLUDE.finditer(source)}
+    now: dict[str, int] = {}
+    for m in _ANY_INCLUDE.finditer(source):
+        now.setdefault(m.group(1).decode("utf-8", "replace").strip(), m.start())
     for o, entry in found:
         if entry.kind != "header":
             continue
@@ -66,11 +70,26 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
                 report.rewritten["duplicate-header"] += 1
             continue
         included[key] = 1
-        now.add(target)
+        line_start = source.rfind(b"\n", 0, include.start_byte) + 1
+        now[target] = min(now.get(target, line_start), line_start)
         quote_open, quote_close = raw[:1], raw[-1:]
         if edits.add(path.start_byte, path.end_byte, quote_open + target.encode() + quote_close):
             report.rewritten["header"] += 1
     return now
+
+
+# Include paths that are CUDA's by their spelling: reported when no header row answers them.
+_CUDA_HEADER = re.compile(r"^(?:cuda[\w./]*|cooperative_groups[\w./]*|cub/.*|thrust/.*|cublas\w*\.h|curand\w*\.h|"
+                          r"cufft\w*\.h|cusparse\w*\.h|cusolver\w*\.h|cudnn\w*\.h|nccl\.h|nvrtc\.h|mma\.h|"
+                          r"cuda_\w+\.h|nvToolsExt\w*\.h|nvtx3/.*)$")
+
+
+def _unknown_cuda_headers(found: list[tuple[Any, Any]], source: bytes, report: Report) -> None:
+    known = {o[2] for o, e in found if e.kind == "header"}
+    for m in _ANY_INCLUDE.finditer(source):
+        path = m.group(1).decode("utf-8", "replace").strip()
+        if path not in known and _CUDA_HEADER.match(path):
+            report.unknown[f"{path} (header)"] += 1
 
 
 def hip_name_header(entry: Any, options: Options) -> tuple[str | None, str]:
@@ -99,10 +118,20 @@ def _same_scope_has(source: bytes, parent: Node | None, target: str) -> bool:
     return False
 
 
-def add_runtime(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: set[str]) -> None:
-    """nvcc includes the CUDA runtime header implicitly; HIP-Clang does not. Add hip_runtime.h once,
-    before the first code of the file (after its leading comments, `#pragma once` or include guard)."""
-    if any(h.encode() in _RUNTIME_HEADERS for h in headers_now):
+COOPERATIVE_GROUPS = "hip/hip_cooperative_groups.h"
+
+
+def add_runtime(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
+    """nvcc includes the CUDA runtime header implicitly, before anything else; HIP-Clang does not.
+    Add hip_runtime.h once, before the first code of the file (after its leading comments,
+    `#pragma once` or include guard). HIP's cooperative-groups header is not self-contained (in
+    HIP 5.2 it uses hipBlockIdx_x and friends from hip_runtime.h), so where it comes first the
+    runtime header goes just above it."""
+    runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
+    if runtime:
+        cg = headers_now.get(COOPERATIVE_GROUPS)
+        if cg is not None and cg < min(runtime) and edits.add(cg, cg, b"#include <hip/hip_runtime.h>\n"):
+            report.rewritten["runtime-include"] += 1
         return
     pos = _insertion_point(tree, source)
     if edits.add(pos, pos, b"#include <hip/hip_runtime.h>\n"):
