@@ -335,9 +335,13 @@ def _evidence_cell(name: str) -> Outcome:
         dev = str(rec.get("device", {}).get("name", "?")).replace("NVIDIA ", "")
         frac = (rec.get("roofline") or {}).get("fraction")
         figure = f"{tp.get('value', 0):,.0f} {tp.get('unit', '')}" + (f" ({100 * frac:.0f}%)" if frac else "")
-        speedup = (rec.get("extras") or {}).get("overlap_speedup")
-        if speedup:
-            figure += f", overlap {float(speedup):.2f}x faster than serial"
+        extras = rec.get("extras") or {}
+        if extras.get("overlap_speedup"):
+            figure += f", overlap {float(extras['overlap_speedup']):.2f}x faster than serial"
+        if extras.get("graph_speedup"):
+            figure += f", graph replay {float(extras['graph_speedup']):.2f}x faster than launch by launch"
+        if extras.get("tile_shape"):
+            figure += f", tile shape {extras['tile_shape']} chosen on the input"
         parts.append(f"{rec['backend']} {dev} {figure} ({'fresh' if not why else 'STALE'})")
         if why:
             status = FAILED
