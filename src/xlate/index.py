@@ -525,6 +525,9 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
         if allowed(label_backend):
             offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
     if not best:
+        for m in word_matches(index, q, backend):
+            offer(m)
+    if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
@@ -536,6 +539,44 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
                                                   m.concept not in named, m.concept))
     return ranked[:limit]
+
+
+SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)
+STOPWORDS = frozenset({"a", "an", "the", "of", "on", "in", "for", "to", "with", "and", "or", "how", "what", "is",
+                       "vs", "versus", "do", "i", "use", "using", "my"})
+
+
+def _words(text: str) -> list[str]:
+    """Words of a label or query, stop words dropped, a plural s dropped ("conflicts" finds "conflict")."""
+    out = []
+    for w in re.split(r"[^0-9a-z]+", text.casefold()):
+        if w and w not in STOPWORDS:
+            out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def word_matches(index: dict[str, Any], query: str, backend: str | None) -> list[Match]:
+    """Several-word queries whose words all appear in one label, in any order ("memory fence" finds
+    the fence concepts); with three words or more, one may be missing. The label with the fewest
+    other words wins, so the closest name ranks first."""
+    words = set(_words(query))
+    if len(words) < 2 or " " not in query.strip():
+        return []  # a code spelling (simd_shuffle_down) is one name, not a phrase
+    found: dict[str, tuple[float, int, str, str, str | None]] = {}
+    for label, cid, kind, label_backend in index["labels"]:
+        if backend and label_backend and label_backend != backend:
+            continue
+        have = set(_words(label))
+        missing = len(words - have)
+        if missing == 0 or (missing == 1 and len(words) >= 3 and len(words & have) >= 2):
+            score = SCORE_WORDS - 2.0 * missing
+            extra = len(have - words)
+            cur = found.get(cid)
+            if cur is None or (score, -extra) > (cur[0], -cur[1]):
+                found[cid] = (score, extra, label, kind, label_backend)
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
+    # Closer names first: the score drops a little with each word the label has beyond the query.
+    return [Match(cid, round(score - min(extra, 5) * 0.2, 1), label, "words", b) for cid, (score, extra, label, _, b) in ranked]
 
 
 # Fuzzy matching is plain edit similarity over whole spellings (token order ignored): never a short
@@ -564,10 +605,15 @@ def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, fl
         return []
     cutoff = _fuzzy_floor(q_loose) if floor is None else floor
     choices = [_fuzzy_text(e[0]) for e in entries]
-    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit, score_cutoff=cutoff)
+    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit * 3, score_cutoff=cutoff)
     out = []
     for _, score, i in found:
         label, cid, kind, label_backend = entries[i]
+        key = loose(label)
+        if key != q_loose and key in q_loose and q_loose != key + "s":
+            continue  # a shorter name inside the query is another word ("elect" in "select"), not a typo
+        if len(out) == limit:
+            break
         out.append(Match(cid, round(min(score, 100.0) * FUZZY_CEILING / 100.0, 1), label, "fuzzy", label_backend))
     return out
 
