@@ -38,10 +38,26 @@ FLOORS = {
     ("softmax", "cuda"): ("torch.softmax", None),
     ("rmsnorm", "cuda"): ("torch rms_norm", None),
     ("histogram", "cuda"): ("copy", None),
-    ("histogram", "triton"): ("copy", None),
-    ("scan", "cuda"): ("copy", None),
+    ("histogram", "triton"): ("cuda histogram", None),  # the CUDA histogram timed in this run; GOALS
+    ("scan", "cuda"): ("copy", None),  # single pass with decoupled look-back: one read, one write; GOALS
     ("scan", "triton"): ("copy", None),
+    ("compaction", "cuda"): ("copy", None),
+    ("compaction", "triton"): ("copy", None),
+    ("atomics", "cuda"): ("copy", None),
+    ("atomics", "triton"): ("copy", None),
+    ("grid-sync", "cuda"): ("copy", None),
+    ("grid-sync", "triton"): ("copy", None),
+    ("precision", "cuda"): ("copy", None),
+    ("precision", "triton"): ("copy", None),
+    ("hopper-gemm", "cuda"): ("torch.matmul A@B.T", None),  # goal 0.7, reported
+    ("hopper-gemm", "triton"): ("torch.matmul A@B.T", None),
+    ("graphs", "cuda"): (None, None),
+    ("graphs", "triton"): (None, None),
 }
+# targets the issue sets that are measured and reported, met or not, without failing the run
+GOALS = {("scan", "cuda"): 0.80, ("histogram", "triton"): 0.50, ("hopper-gemm", "cuda"): 0.70}
+# references taken from another backend's run of the same example in this process
+SAME_RUN = {"cuda histogram": ("histogram", "cuda")}
 
 
 def references() -> dict[str, dict]:
@@ -72,6 +88,10 @@ def references() -> dict[str, dict]:
     ms = do_bench(lambda: torch.matmul(a, b), warmup=100, rep=500, return_mode="median")
     out["torch.matmul"] = {"ms": ms, "value": 2 * m * n * k / (ms * 1e-3) / 1e12, "unit": "TFLOP/s",
                            "what": f"torch.matmul bf16 {m}x{n}x{k} (cuBLAS), random data"}
+    bt = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    ms = do_bench(lambda: torch.matmul(a, bt.T), warmup=100, rep=500, return_mode="median")
+    out["torch.matmul A@B.T"] = {"ms": ms, "value": 2 * m * n * k / (ms * 1e-3) / 1e12, "unit": "TFLOP/s",
+                                 "what": f"torch.matmul(a, bt.T) bf16 {m}x{n}x{k} (cuBLAS), random data"}
     torch.cuda.empty_cache()
     return out
 
@@ -113,10 +133,15 @@ def main() -> int:
     rows, failures = [], []
     for name in todo:
         for backend in ("cuda", "triton"):
+            print(f"running {name} [{backend}]", flush=True)
             out = runner.run(name, backend, iters=args.iters, record=not args.no_record)
             ref_key, floor = FLOORS.get((name, backend), (None, None))
+            if out.throughput is not None and (name, backend) in SAME_RUN.values():
+                key = next(k for k, v in SAME_RUN.items() if v == (name, backend))
+                refs[key] = {"ms": out.ms, "value": out.throughput, "unit": out.unit,
+                             "what": f"the {backend} {name} example, timed in this run"}
             ratio = None
-            if out.throughput is not None and ref_key and refs[ref_key]["unit"] == out.unit:
+            if out.throughput is not None and ref_key in refs and refs[ref_key]["unit"] == out.unit:
                 ratio = out.throughput / refs[ref_key]["value"]
             ok = out.status != runner.FAILED and (floor is None or (ratio is not None and ratio >= floor))
             if not ok:
@@ -124,6 +149,9 @@ def main() -> int:
             rows.append({"example": name, "backend": backend, "status": out.status, "cell": out.cell,
                          "ms": out.ms, "throughput": out.throughput, "unit": out.unit, "roofline": out.roofline,
                          "reference": ref_key, "ratio": ratio, "floor": floor, "meets_floor": ok,
+                         "goal": GOALS.get((name, backend)),
+                         "meets_goal": None if (name, backend) not in GOALS or ratio is None
+                         else ratio >= GOALS[(name, backend)],
                          "extras": out.extras})
             print(json.dumps(rows[-1]), flush=True)
     print()

@@ -116,3 +116,22 @@ def test_corrected_cells(real: gl.Glossary) -> None:
     assert c["topology-query"].terms.hip.symbols[0] == "amdsmi_topo_get_link_type"
     assert c["topology-query"].terms.metal.relation.value != "none"
     assert c["thread-block-cluster"].terms.hip.relation.value == "approximate"
+
+
+@pytest.mark.slow
+def test_audit_sample_is_reproducible_and_excludes_audited() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("audit_sample", REPO / "scripts" / "audit_sample.py")
+    sample = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sample)
+    first, size = sample.draw(11, 20, [])
+    again, _ = sample.draw(11, 20, [])
+    assert [c.key for c in first] == [c.key for c in again] and size > 1000
+    audits = sorted((REPO / "docs" / "contributing" / "audits").glob("*.md"))
+    assert audits, "no audit record"
+    seen = sample._already_audited(audits)
+    assert len(seen) >= 150
+    fresh, fresh_size = sample.draw(11, 20, audits)
+    assert fresh_size <= size - 140  # claims whose text changed since the audit come back, the rest stay out
+    assert not {(c.item, c.field, sample._cell(c.text)[:60]) for c in fresh} & seen

@@ -157,14 +157,25 @@ def test_bad_options_exit_2() -> None:
     assert runner.invoke(app, ["compare", "h100", "--format", "xml"]).exit_code == 2
 
 
-def test_broken_sheet_is_skipped_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_broken_sheet_refuses_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sheet that does not load is an error naming file and line (exit 2), not a part left out."""
     root = tmp_path / "glossary"
     shutil.copytree(GLOSSARY / "gpus", root / "gpus")
     (root / "gpus" / "h200.yaml").write_text("id: h200\nname: [unclosed\n", encoding="utf-8")
+    for names in (["mi300x"], ["h200"]):
+        out = io.StringIO()
+        assert compare.run(names, fmt="json", root=root, out=out) == 2
+        assert out.getvalue() == ""
+        err = capsys.readouterr().err
+        assert err.startswith("error: 1 GPU spec sheet problem(s), the first glossary/gpus/h200.yaml:3: malformed YAML")
+        assert err.count("\n") == 1
+
+
+def test_missing_glossary_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = io.StringIO()
-    assert compare.run(["mi300x"], fmt="json", root=root, out=out) == 0
-    assert "h200.yaml" in capsys.readouterr().err
-    assert compare.run(["h200"], root=root, out=io.StringIO()) == 1
+    assert compare.run(["h100"], root=tmp_path / "nonexistent", out=out) == 2
+    assert out.getvalue() == ""
+    assert capsys.readouterr().err == f"error: glossary folder not found: {tmp_path / 'nonexistent'}; pass --glossary DIR or set XLATE_GLOSSARY\n"
 
 
 # --- output --------------------------------------------------------------------------------------

@@ -139,3 +139,34 @@ def test_copied_gallery_with_a_renamed_symbol_fails(tmp_path: Path, real: gl.Glo
     hip.write_text(hip.read_text(encoding="utf-8").replace("__shfl_down(", "__shfl_xor("), encoding="utf-8")
     found = ec.problems(tmp_path / "glossary", real)
     assert len(found) == 1 and "'__shfl_down'" in found[0].message
+
+
+def test_every_remaining_backend_has_a_recorded_reason(real: gl.Glossary) -> None:
+    rows = ec.coverage(GLOSSARY, real)
+    unexplained = [(r.concept, b) for r in rows for b in r.missing if b not in r.reasons]
+    assert unexplained == []
+    text = ec.render_coverage(rows)
+    assert "0 of them without a recorded reason" in text.splitlines()[-1]
+    assert "NO REASON" not in text
+
+
+def test_reasons_file_problems_are_reported(tmp_path: Path, real: gl.Glossary) -> None:
+    root = _tree(tmp_path, HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n", {"demo.cu": CU})
+    (tmp_path / "kernels" / "not-shown.yaml").write_text(
+        "warp-shuffle-down:\n  cuda: This one is demonstrated by the demo example.\n"
+        "no-such-concept:\n  cuda: Some reason that is long enough.\n"
+        "warp-ballot:\n  sycl: Some reason that is long enough.\n  cuda: short\n", encoding="utf-8")
+    messages = sorted(p.message for p in ec.problems(root, real))
+    assert any("demonstrated by an example; drop the reason" in m for m in messages)
+    assert any("unknown concept 'no-such-concept'" in m for m in messages)
+    assert any("unknown backend 'sycl'" in m for m in messages)
+    assert any("reason must say why" in m for m in messages)
+
+
+def test_coverage_prints_the_reason_under_the_concept(tmp_path: Path, real: gl.Glossary) -> None:
+    root = _tree(tmp_path, HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n", {"demo.cu": CU})
+    (tmp_path / "kernels" / "not-shown.yaml").write_text("warp-ballot:\n  hip: No AMD example was written for this one.\n",
+                                                         encoding="utf-8")
+    text = ec.render_coverage([r for r in ec.coverage(root, real) if r.concept == "warp-ballot"])
+    assert "hip: No AMD example was written for this one." in text
+    assert "cuda: NO REASON" in text

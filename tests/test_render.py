@@ -11,7 +11,8 @@ import pytest
 
 from xlate import explain, symbols
 from xlate.glossary import default_root
-from xlate.render import markdown, rule_url, sarif, text
+from xlate.links import rule_url
+from xlate.render import markdown, sarif, text
 from xlate.render import json_ as json_render
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"
@@ -85,11 +86,14 @@ def test_markdown(results: list[dict]) -> None:
     assert "no such file or directory" in body
 
 
-def test_rule_links_point_at_docs_pages(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("XLATE_DOCS_URL", raising=False)
-    assert rule_url("hardcoded-warp-size") == "docs/rules/hardcoded-warp-size.md"
-    monkeypatch.setenv("XLATE_DOCS_URL", "https://example.org/xlate/rules")
-    assert rule_url("hardcoded-warp-size") == "https://example.org/xlate/rules/hardcoded-warp-size/"
+def test_text_lists_each_fired_rule_with_its_page(results: list[dict]) -> None:
+    out = io.StringIO()
+    text.write(results, out)
+    body = out.getvalue()
+    fired = {(h["rule"], h["name"]) for r in results for h in r["hazards"]}
+    assert fired
+    for code, name in fired:
+        assert f"  {code} {name}: {rule_url(name)}\n" in body
 
 
 def test_json_round_trips(results: list[dict]) -> None:
@@ -102,7 +106,7 @@ def test_json_round_trips(results: list[dict]) -> None:
     assert doc["files"][0]["annotations"] == results[0]["annotations"]
 
 
-@pytest.mark.parametrize("docs_url", [None, "https://example.org/xlate/rules/"])
+@pytest.mark.parametrize("docs_url", [None, "https://example.org/xlate/"])
 def test_sarif_validates_against_the_2_1_0_schema(results: list[dict], monkeypatch: pytest.MonkeyPatch, docs_url: str | None) -> None:
     import jsonschema
 
@@ -119,8 +123,13 @@ def test_sarif_validates_against_the_2_1_0_schema(results: list[dict], monkeypat
     assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
     run = doc["runs"][0]
     assert len(run["results"]) == sum(len(r["hazards"]) for r in results)
-    ids = {r["id"] for r in run["tool"]["driver"]["rules"]}
-    assert all(res["ruleId"] in ids for res in run["results"])
+    rules = run["tool"]["driver"]["rules"]
+    assert run["results"]
+    for res in run["results"]:
+        assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
+    for rule in rules:  # with or without $XLATE_DOCS_URL: code-scanning tools need both to show help
+        assert rule["helpUri"] == rule_url(rule["name"])
+        assert rule["help"]["text"] and rule_url(rule["name"]) in rule["help"]["markdown"]
     notes = run["invocations"][0]["toolExecutionNotifications"]
     assert any("no such file" in n["message"]["text"] for n in notes)
     assert run["invocations"][0]["executionSuccessful"] is False
@@ -147,3 +156,24 @@ def test_one_line_json_is_exactly_what_json_dumps_writes(results: list[dict]) ->
         out = io.StringIO()
         json_render.write(docs, out)
         assert out.getvalue() == json.dumps(json_render.document(docs), ensure_ascii=False) + "\n"
+
+
+def test_sarif_says_when_the_rule_table_is_unavailable(results: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registry that fails to load is reported, and each result still names its rule with a link."""
+    import xlate.rules
+
+    def broken() -> list:
+        raise ImportError("rule module exploded")
+
+    monkeypatch.setattr(xlate.rules, "all_rules", broken)
+    doc = sarif.document(results)
+    run = doc["runs"][0]
+    invocation = run["invocations"][0]
+    assert [n["message"]["text"] for n in invocation["toolConfigurationNotifications"]] == [
+        "hazard rules unavailable: ImportError: rule module exploded"]
+    assert invocation["executionSuccessful"] is False
+    rules = run["tool"]["driver"]["rules"]
+    assert run["results"]
+    for res in run["results"]:
+        rule = rules[res["ruleIndex"]]
+        assert rule["id"] == res["ruleId"] and rule["helpUri"] == rule_url(res["properties"]["name"])

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from xlate.cuda.parser import parse
-from xlate.rules.base import NAME_TYPES, SourceView, call_name
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import NAME_TYPES, call_name
 from xlate.rules.syntax import has_qualifier, int_literal
 
 ROOT = Path(__file__).resolve().parents[1]

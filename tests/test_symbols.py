@@ -80,12 +80,15 @@ def test_family_rules(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
     assert entry is not None and entry.hip == hip
 
 
-def test_cudnn_is_not_a_rename(smap: symbols.SymbolMap) -> None:
-    entry = smap.get("cudnnSoftmaxForward")
-    assert entry is not None
-    assert entry.hip is None or not entry.hip.startswith("hipdnn")
-    assert entry.hip_relation in ("none", "approximate")
-    assert entry.concept in (None, "dnn")
+def test_cudnn_rows_keep_hipify_hip_name_and_the_miopen_answer(smap: symbols.SymbolMap) -> None:
+    """HIPIFY's HIP column for cuDNN is hipDNN; its MIOpen column is the second answer, marked approximate."""
+    entry = smap.get("cudnnCreate")
+    assert entry is not None and entry.concept == "dnn"
+    assert (entry.hip, entry.hip_relation) == ("hipdnnCreate", "renamed")
+    assert entry.side("miopen")["symbol"] == "miopenCreate"
+    assert entry.side("miopen")["relation"] == "approximate" and entry.side("miopen")["caveat"]
+    handle = smap.get("cudnnHandle_t")
+    assert handle is not None and handle.side("miopen")["symbol"] == "miopenHandle_t"
 
 
 def test_unrelated_names_are_unknown(smap: symbols.SymbolMap) -> None:
@@ -137,13 +140,13 @@ def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.Monk
     root = tmp_path / "glossary"
     shutil.copytree(ROOT, root)
     first = symbols.load(root)
-    assert first.get("cudaErrorMemoryAllocation").hip == "hipErrorOutOfMemory"
-    table = root / "api" / "cuda-runtime.yaml"
-    table.write_text(table.read_text().replace("cudaErrorMemoryAllocation: hipErrorOutOfMemory", "cudaErrorMemoryAllocation: hipErrorChanged"))
+    assert first.get("__nv_bfloat162").hip == "__hip_bfloat162"
+    overrides = root / "symbols" / "overrides.yaml"
+    overrides.write_text(overrides.read_text().replace("symbol: __hip_bfloat162, ", "symbol: __hip_changed162, "))
     second = symbols.load(root)
     assert second.content_hash != first.content_hash
-    assert second.get("cudaErrorMemoryAllocation").hip == "hipErrorChanged"
-    assert list((tmp_path / "cache" / "xlate").glob("symbols-*.json"))
+    assert second.get("__nv_bfloat162").hip == "__hip_changed162"
+    assert len(list((tmp_path / "cache" / "xlate").glob("index-*.json"))) == 1  # the old one is replaced
 
 
 def test_a_header_maps_to_a_header_never_to_a_function(smap: symbols.SymbolMap) -> None:

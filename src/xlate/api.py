@@ -1,8 +1,9 @@
-"""API family tables (glossary/api/*.yaml): CUDA API spellings and their HIP equivalents.
+"""API family files (glossary/api/*.yaml): what holds for a whole CUDA library.
 
-Each file describes one family (the runtime API, device functions, a library): the names it knows,
-the renaming rules that give most HIP names, the exceptions to those rules, and the names with no
-HIP equivalent. The facts come from the official HIPIFY tables; the file says which one.
+Each file describes one family (the runtime API, device functions, a library): its headers and their
+HIP headers, concepts by name prefix, per-name caveats, what holds for every counterpart on one side,
+the HIP spellings of names HIPIFY's tables do not list, and a naming rule (`match` + `rename`) that
+is used only for names found in no row, and whose answers always say `derived`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
 API_DIR = "api"
 Symbol = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_:]*$|^<<<>>>$", max_length=120)]
 ConceptRef = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]
+
+
+class SideDefault(BaseModel):
+    """What holds for every counterpart a family gives on one side (e.g. MIOpen's calls take other arguments)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    relation: MappingRelation | None = None
+    caveat: str | None = None
 
 
 class ApiFamily(BaseModel):
@@ -43,6 +53,7 @@ class ApiFamily(BaseModel):
     mapped: dict[Symbol, str] = Field(default_factory=dict)
     unsupported: list[Symbol] = Field(default_factory=list)
     notes: dict[Symbol, str] = Field(default_factory=dict, description="per-name caveat")
+    side_defaults: dict[str, SideDefault] = Field(default_factory=dict, description="hip/roc/miopen -> what holds for every counterpart on that side")
 
     @field_validator("source")
     @classmethod

@@ -113,8 +113,9 @@ def run(root: Path, show: str = "missing", fmt: str = "text", max_missing: int |
     """Print the claims (`missing`: those without evidence; `all`; `backed`) and a count."""
     g = gl.load(root)
     if g.problems:
-        print(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`", file=sys.stderr)
-        return 2
+        from xlate.errors import GlossaryError
+
+        raise GlossaryError(f"the glossary has {len(g.problems)} problem(s), the first {g.problems[0]}")
     claims = collect(g)
     missing = [c for c in claims if not c.evidence]
     chosen = {"missing": missing, "all": claims, "backed": [c for c in claims if c.evidence]}[show]

@@ -1,15 +1,24 @@
 """The `xlate` command line: thin wrappers that call into the modules that do the work.
 
 Each command imports its module inside its body so that one command never pays for another's imports.
+Errors follow `xlate.errors`: a refusal is one `error:` line on stderr and the exit code of the table
+in docs/cli.md. `lookup` and `explain` are defined once, by their modules' argparse front ends (which
+`xlate.__main__` calls directly, skipping typer); the typer commands below only pass their arguments on.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional, TypeVar
 
 import typer
+
+from xlate.errors import EXIT_ERROR, EXIT_INTERRUPTED, GlossaryError, InputError, UsageError, XlateError, one_line, report
+
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="xlate",
@@ -25,29 +34,53 @@ app.add_typer(docs_app, name="docs")
 kernels_app = typer.Typer(help="Build, run and verify the kernel gallery.", no_args_is_help=True)
 app.add_typer(kernels_app, name="kernels")
 
-GlossaryOption = typer.Option(None, "--glossary", help="glossary folder (default: the project's glossary/)")
+GlossaryOption = typer.Option(None, "--glossary", help="glossary folder (default: $XLATE_GLOSSARY, else the project's glossary/)")
+# The argparse front ends of lookup and explain read their own options (and --help).
+PASSTHROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _refusals(fn: F) -> F:
+    """Turn an XlateError raised by a command into its one-line message and exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except XlateError as exc:
+            raise typer.Exit(report(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
 
 
 def _root(path: Optional[Path]) -> Path:
-    from xlate.glossary import default_root
+    """The glossary folder the command reads; refused when it does not exist."""
+    from xlate.paths import require_glossary
 
-    return path or default_root()
+    return require_glossary(path)
 
 
-@app.command()
-def lookup(
-    query: list[str] = typer.Argument(..., help="a term, symbol or alias from any vendor: warp, LDS, simd_shuffle_down"),
-    backend: Optional[str] = typer.Option(None, "--backend", "-b", help="cuda, hip, metal, triton or mlx"),
-    fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
-    limit: int = typer.Option(5, "--limit", "-n", help="how many matches"),
-) -> None:
+def _load(root: Path) -> Any:
+    """The whole glossary, refused when any file in it has a problem (`glossary check` lists them)."""
+    from xlate import glossary as gl
+
+    g = gl.load(root)
+    if g.problems:
+        raise GlossaryError(f"the glossary has {len(g.problems)} problem(s), the first {g.problems[0]}")
+    return g
+
+
+@app.command(context_settings=PASSTHROUGH, add_help_option=False)
+def lookup(ctx: typer.Context) -> None:
     """Find a concept from any vendor's vocabulary and show every backend's term for it."""
-    from xlate.lookup import run
+    from xlate.lookup import main as lookup_main
 
-    raise typer.Exit(run(" ".join(query), backend, fmt, limit))
+    raise typer.Exit(lookup_main(list(ctx.args)))
 
 
 @glossary_app.command("check")
+@_refusals
 def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
     """Validate every glossary file: schema, unique names and symbols, edges, URLs. Exit 1 on any problem."""
     from xlate.checks import run_check
@@ -56,15 +89,16 @@ def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
 
 
 @glossary_app.command("schema")
+@_refusals
 def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
     """Write glossary/schema.json from the models (editors validate YAML against it)."""
     from xlate import schema
 
-    path = schema.write(_root(root))
-    typer.echo(f"wrote {path}")
+    typer.echo(f"wrote {schema.write(_root(root))}")
 
 
 @glossary_app.command("claims")
+@_refusals
 def glossary_claims(
     show: str = typer.Option("missing", "--show", help="missing (claims without evidence), backed or all"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
@@ -75,47 +109,65 @@ def glossary_claims(
     from xlate.claims import run
 
     if show not in ("missing", "backed", "all") or fmt not in ("text", "json"):
-        typer.echo("error: --show is missing, backed or all; --format is text or json", err=True)
-        raise typer.Exit(2)
+        raise UsageError("--show is missing, backed or all; --format is text or json")
     raise typer.Exit(run(_root(root), show, fmt, max_missing))
 
 
+@glossary_app.command("import-hipify")
+@_refusals
+def glossary_import_hipify(
+    tables: Path = typer.Argument(..., help="folder with HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the source commit"),
+    root: Optional[Path] = GlossaryOption,
+) -> None:
+    """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
+    from xlate import hipify_import
+
+    folder = _root(root)
+    try:
+        counts = hipify_import.import_tables(tables, folder)
+    except hipify_import.ImportError_ as exc:
+        raise InputError(str(exc)) from None
+    for family, n in counts.items():
+        typer.echo(f"{family}: {n} rows")
+    typer.echo(f"{sum(counts.values())} rows in {len(counts)} families")
+
+
 @glossary_app.command("fix-edges")
+@_refusals
 def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
     """Write the missing side of every one-sided see-also / contrasts-with edge."""
-    from xlate import glossary as gl
-    from xlate.edges import add_edge_to_file, missing_mirrors
+    from xlate.edges import fix_edges
 
-    g = gl.load(_root(root))
-    fixes = missing_mirrors(g)
-    for cid, edge_type, target in fixes:
-        add_edge_to_file(g.sources[cid].path, edge_type, target)
+    for cid, edge_type, target in (fixes := fix_edges(_root(root))):
         typer.echo(f"{cid}: added {edge_type.value} {target}")
     typer.echo(f"{len(fixes)} edge(s) added")
 
 
 @app.command()
+@_refusals
 def path(
     source: str = typer.Argument(..., help="a concept id or any term for it"),
     target: str = typer.Argument(..., help="a concept id or any term for it"),
     root: Optional[Path] = GlossaryOption,
 ) -> None:
     """Show how two concepts relate: the shortest chain of typed edges between them."""
-    from xlate import glossary as gl
     from xlate import index as ix
     from xlate.edges import relation_path
+    from xlate.errors import NoMatch
 
-    g = gl.load(_root(root))
-    if g.problems:
-        typer.echo(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`", err=True)
-        raise typer.Exit(2)
-    index = ix.load_index(_root(root))
+    folder = _root(root)
+    g = _load(folder)
+    try:
+        index = ix.load_index(folder)
+    except ix.IndexError_ as exc:
+        raise GlossaryError(str(exc)) from None
     ends = []
     for query in (source, target):
         found = ix.search(index, query, limit=1)
         if not found:
-            typer.echo(f"error: no concept matches {query!r}", err=True)
-            raise typer.Exit(1)
+            raise NoMatch(f"no concept matches {query!r}", hint="try `xlate lookup` with another spelling")
+        if found[0].kind == "fuzzy":  # a guess: say so rather than answer for a concept nobody named
+            typer.echo(f"note: {query!r} read as {found[0].concept} (fuzzy match, score {found[0].score:g})", err=True)
         ends.append(found[0].concept)
     steps = relation_path(g, ends[0], ends[1])
     if steps is None:
@@ -129,6 +181,7 @@ def path(
 
 
 @app.command()
+@_refusals
 def compare(
     gpus: list[str] = typer.Argument(..., help="GPU ids or names: h100 mi300x m3-ultra ..."),
     params: Optional[str] = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9"),
@@ -151,6 +204,7 @@ def lsp() -> None:
 
 
 @docs_app.command("generate")
+@_refusals
 def docs_generate(
     root: Optional[Path] = GlossaryOption,
     out: Optional[Path] = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
@@ -158,16 +212,17 @@ def docs_generate(
     """Write the generated pages to a folder to read or diff them (mkdocs itself needs no generate step)."""
     from xlate.docsgen.build import DocsError, generate, repo_root
 
+    folder = _root(root)
     target = out or repo_root() / "build" / "generated-docs"
     try:
-        pages = generate(root, target)
+        pages = generate(folder, target)
     except DocsError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1)
+        raise GlossaryError(str(exc), hint=None) from None
     typer.echo(f"generated {len(pages)} pages in {target}")
 
 
 @docs_app.command("build")
+@_refusals
 def docs_build(
     engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
     site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
@@ -175,60 +230,57 @@ def docs_build(
     """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
 
+    _load(_root(None))  # the pages come from the glossary: refuse a broken one before mkdocs starts
     try:
         pages, seconds, site = build(site_dir=site_dir, engine=engine)
     except DocsError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1)
+        raise XlateError(str(exc)) from None
     typer.echo(f"built the site with {engine}: {pages} HTML pages in {seconds:.1f} s")
     typer.echo(f"site: {site} (open {site / 'index.html'}; search needs http: xlate docs serve)")
 
 
 @docs_app.command("serve")
+@_refusals
 def docs_serve(
     addr: str = typer.Option("127.0.0.1:8000", "--dev-addr", help="address to serve on"),
 ) -> None:
     """Serve the site with live reload; rebuilds when docs/, glossary/ or kernels/ change."""
     from xlate.docsgen.build import DocsError, serve
 
+    _load(_root(None))  # a glossary with defects would serve a site that fails to build: refuse first
     try:
         raise typer.Exit(serve(addr))
     except DocsError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1)
+        raise XlateError(str(exc)) from None
 
 
-@app.command()
-def explain(
-    paths: list[str] = typer.Argument(..., help="CUDA files or folders (folders are walked for .cu, .cuh and C/C++ files that use CUDA)"),
-    backend: str = typer.Option("all", "--backend", "-b", help="hip, metal or all"),
-    fmt: str = typer.Option("text", "--format", "-f", help="text, markdown, json or sarif"),
-    fail_on: Optional[str] = typer.Option(None, "--fail-on", help="exit 1 when a hazard of this severity or worse is found: warning or error"),
-    include: list[str] = typer.Option([], "--include", help="only walk files matching this glob (repeatable)"),
-    exclude: list[str] = typer.Option([], "--exclude", help="skip files matching this glob (repeatable)"),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="processes to spread files over"),
-    root: Optional[Path] = GlossaryOption,
-) -> None:
+@app.command(context_settings=PASSTHROUGH, add_help_option=False)
+def explain(ctx: typer.Context) -> None:
     """Annotate CUDA source with HIP and Metal equivalents and flag portability hazards."""
-    from xlate.explain import run
+    from xlate.explain import main as explain_main
 
-    raise typer.Exit(run(paths, backend, fmt, fail_on, include, exclude, jobs, glossary=root))
+    raise typer.Exit(explain_main(list(ctx.args)))
+
+
+@app.command(context_settings=PASSTHROUGH, add_help_option=False)
+def translate(ctx: typer.Context) -> None:
+    """Translate CUDA source to HIP by the symbol rows (`xlate translate --help` lists the options)."""
+    from xlate.translate.cli import main
+
+    raise typer.Exit(main(list(ctx.args)))
 
 
 @glossary_app.command("coverage")
+@_refusals
 def glossary_coverage(
     root: Optional[Path] = GlossaryOption,
     missing_only: bool = typer.Option(False, "--missing-only", help="list only concepts with backends lacking an example"),
 ) -> None:
     """List every code-level concept with the backends that have no demonstrating kernel example."""
     from xlate import examples_check
-    from xlate import glossary as gl
 
-    g = gl.load(_root(root))
-    if g.problems:
-        typer.echo(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`", err=True)
-        raise typer.Exit(2)
-    typer.echo(examples_check.render_coverage(examples_check.coverage(_root(root), g), missing_only))
+    folder = _root(root)
+    typer.echo(examples_check.render_coverage(examples_check.coverage(folder, _load(folder)), missing_only))
 
 
 @kernels_app.command("run")
@@ -258,9 +310,33 @@ def kernels_verify(
     raise typer.Exit(verify_command(only, fmt))
 
 
-def main() -> None:  # pragma: no cover - console entry is xlate.__main__:main
-    app()
+def main(argv: list[str] | None = None) -> int:
+    """Run the typer app and return its exit code; usage errors become one line, not click's box."""
+    try:  # typer 0.20+ carries its own copy of click; earlier releases use click itself
+        from typer._click import exceptions as click_errors
+    except ImportError:  # pragma: no cover
+        from click import exceptions as click_errors  # type: ignore[no-redef]
+
+    try:
+        code = app(args=argv, prog_name="xlate", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else "")
+        return EXIT_ERROR
+    except click_errors.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "xlate"
+        print(f"error: {where}: {one_line(exc.format_message())} (see `{where} --help`)", file=sys.stderr)
+        return EXIT_ERROR
+    except typer.Abort:
+        return EXIT_INTERRUPTED
+    except click_errors.ClickException as exc:
+        print(f"error: {one_line(exc.format_message())}", file=sys.stderr)
+        return exc.exit_code
+    except XlateError as exc:
+        return report(exc)
+    except SystemExit as exc:  # an argparse front end (lookup, explain) exits on --help and usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(app())
+    sys.exit(main())

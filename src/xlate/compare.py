@@ -19,12 +19,16 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypedDict
 
+from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
 from xlate.model import Figure, GpuSpec
 from xlate.yamlio import Problem
 
-EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE = 0, 1, 2
+__all__ = ["ASSUMPTIONS", "CompareError", "CompareJson", "Derived", "FIGURE_ROWS", "FigureJson", "GpuJson", "PRECISIONS",
+           "derive", "load_gpus", "parse_params", "render_text", "resolve", "run", "to_json"]
+
+EXIT_UNKNOWN, EXIT_USAGE = EXIT_FINDINGS, EXIT_ERROR
 
 # Precision -> (spec-sheet field with its dense peak, bytes per weight at that precision).
 PRECISIONS: dict[str, tuple[str, float]] = {
@@ -60,12 +64,12 @@ ASSUMPTIONS = [
 ]
 
 
-class CompareError(Exception):
-    """A user-facing error: unknown GPU, bad --params, bad precision."""
+class CompareError(XlateError):
+    """A user-facing error: unknown GPU (exit 1), bad --params, precision or format (exit 2)."""
 
     def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
         super().__init__(message)
-        self.code = code
+        self.exit_code = self.code = code
 
 
 # --- loading -------------------------------------------------------------------------------------
@@ -76,12 +80,13 @@ def load_gpus(root: Path) -> tuple[dict[str, GpuSpec], list[Problem]]:
     from pydantic import ValidationError
 
     from xlate.glossary import gpu_files
-    from xlate.yamlio import YamlError, load_yaml
+    from xlate.paths import display_path
+    from xlate.yamlio import YamlError, load_yaml, validation_problems
 
     specs: dict[str, GpuSpec] = {}
     problems: list[Problem] = []
     for path in gpu_files(root):
-        shown = f"{root.name}/gpus/{path.name}"
+        shown = display_path(path, root)
         try:
             loaded = load_yaml(path, shown)
             spec = GpuSpec.model_validate(loaded.data)
@@ -89,9 +94,7 @@ def load_gpus(root: Path) -> tuple[dict[str, GpuSpec], list[Problem]]:
             problems.append(exc.problem)
             continue
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-            problems.append(Problem(shown, loaded.line_of(tuple(first["loc"])), f"{where}: {first['msg']}"))
+            problems.extend(validation_problems(exc.errors(), loaded, shown))
             continue
         specs[spec.id] = spec
     return specs, problems
@@ -128,7 +131,7 @@ def resolve(queries: list[str], specs: dict[str, GpuSpec]) -> list[GpuSpec]:
             near = suggest(q, specs)
             hint = f"; did you mean: {', '.join(near)}" if near else ""
             known = ", ".join(sorted(specs))
-            raise CompareError(f"unknown GPU {q!r}{hint}\nknown GPUs: {known}", EXIT_UNKNOWN)
+            raise CompareError(f"unknown GPU {q!r}{hint}; known GPUs: {known}", EXIT_UNKNOWN)
         if specs[gid] not in out:
             out.append(specs[gid])
     return out
@@ -237,11 +240,39 @@ def _bullet(text: str, width: int) -> str:
 # --- output --------------------------------------------------------------------------------------
 
 
-def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> dict[str, Any]:
-    gpus = []
+class FigureJson(TypedDict):
+    """A published figure as `compare --format json` prints it."""
+
+    value: float | None
+    unit: str | None
+    source: str | None
+    note: str | None
+
+
+class GpuJson(TypedDict):
+    id: str
+    name: str
+    vendor: str
+    architecture: str
+    compute_unit_name: str
+    figures: dict[str, FigureJson]
+    derived: dict[str, Any]  # ridge points always; the model-size bounds when --params is given
+    notes: str | None
+
+
+class CompareJson(TypedDict):
+    params: float | None
+    precision: str
+    gpus: list[GpuJson]
+    assumptions: list[str]
+    sources: list[str]  # every cited URL, in order of first use
+
+
+def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> CompareJson:
+    gpus: list[GpuJson] = []
     urls: list[str] = []
     for spec in specs:
-        figures = {}
+        figures: dict[str, FigureJson] = {}
         for name, _, unit in FIGURE_ROWS:
             fig: Figure = getattr(spec, name)
             figures[name] = {"value": fig.value, "unit": unit or None, "source": fig.source, "note": fig.note}
@@ -342,11 +373,15 @@ def run(
     root: Path | None = None,
     out: TextIO | None = None,
 ) -> int:
-    """Entry point for the CLI: returns the exit code, prints errors without tracebacks."""
-    from xlate.glossary import default_root
+    """Entry point for the CLI: returns the exit code, prints errors as one line without tracebacks.
+
+    A spec sheet that does not load refuses the whole comparison (exit 2), like every command that
+    reads the glossary: an answer that silently leaves a part out would look complete.
+    """
+    from xlate.errors import report
+    from xlate.paths import require_glossary
 
     out = out or sys.stdout
-    err = sys.stderr
     try:
         if fmt not in ("text", "json"):
             raise CompareError(f"unknown format {fmt!r}; choose text or json")
@@ -356,15 +391,15 @@ def run(
         if not names:
             raise CompareError("name at least one GPU, e.g. `xlate compare mi300x h100`")
         count = parse_params(params) if params is not None else None
-        specs, problems = load_gpus(root or default_root())
-        for p in problems:
-            print(f"warning: {p} (sheet skipped; run `xlate glossary check`)", file=err)
+        folder = require_glossary(root)
+        specs, problems = load_gpus(folder)
+        if problems:
+            raise GlossaryError(f"{len(problems)} GPU spec sheet problem(s), the first {problems[0]}")
         if not specs:
-            raise CompareError("no GPU spec sheets found in the glossary", EXIT_UNKNOWN)
+            raise GlossaryError(f"no GPU spec sheets in {folder / 'gpus'}", hint=None)
         chosen = resolve(names, specs)
-    except CompareError as exc:
-        print(f"error: {exc}", file=err)
-        return exc.code
+    except XlateError as exc:
+        return report(exc)
     if fmt == "json":
         json.dump(to_json(chosen, count, precision), out, indent=2)
         out.write("\n")

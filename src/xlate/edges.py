@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from xlate.errors import GlossaryError
 from xlate.glossary import Glossary
 from xlate.model import REVERSE_LABEL, SYMMETRIC_EDGES, EdgeType
+from xlate.paths import display_path, require_glossary
+
+__all__ = ["Mirror", "Step", "add_edge_to_file", "fix_edges", "missing_mirrors", "relation_path"]
+
+Step = tuple[str, str, str]  # (from concept, edge label read in this direction, to concept)
+Mirror = tuple[str, EdgeType, str]  # (concept that lacks the edge, edge type, target)
 
 
-def relation_path(glossary: Glossary, source: str, target: str) -> list[tuple[str, str, str]] | None:
+def relation_path(glossary: Glossary, source: str, target: str) -> list[Step] | None:
     """Shortest chain of relations between two concepts, each step read in its own direction.
 
     Returns [(from, label, to), ...], or None when the two are not connected.
@@ -35,7 +42,7 @@ def relation_path(glossary: Glossary, source: str, target: str) -> list[tuple[st
     return steps
 
 
-def missing_mirrors(glossary: Glossary) -> list[tuple[str, EdgeType, str]]:
+def missing_mirrors(glossary: Glossary) -> list[Mirror]:
     """Symmetric edges written on one concept only: (concept that lacks it, type, target)."""
     declared = {(cid, e.type, e.target) for cid, c in glossary.concepts.items() for e in c.relations}
     out = []
@@ -67,3 +74,24 @@ def add_edge_to_file(path: Path, edge_type: EdgeType, target: str) -> None:
             lines[end - 1] += "\n"
         lines.insert(end, entry)
     path.write_text("".join(lines), encoding="utf-8")
+
+
+def fix_edges(root: Path) -> list[Mirror]:
+    """Write every missing mirror into its concept file and return them.
+
+    Refused when a concept file could not be read or validated: its edges are unknown, so the mirrors
+    found without it would be an incomplete answer reported as a complete one.
+    """
+    from xlate import glossary as gl
+
+    g = gl.load(require_glossary(root))
+    loaded = {src.path for src in g.sources.values()}
+    unread = [p for p in gl.concept_files(root) if p not in loaded]
+    if unread:
+        shown = display_path(unread[0], root)
+        first = next((str(p) for p in g.problems if p.path == shown), shown)
+        raise GlossaryError(f"{len(unread)} concept file(s) could not be read or validated, the first {first}")
+    fixes = missing_mirrors(g)
+    for cid, edge_type, target in fixes:
+        add_edge_to_file(g.sources[cid].path, edge_type, target)
+    return fixes

@@ -16,9 +16,20 @@ from pathlib import Path
 from typing import Any
 
 MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
+# Seconds one file may take (parse, scan, rules) before it is reported as a per-file error. Every
+# stage is meant to be linear; this is the second line of defence against a shape nobody foresaw.
+FILE_TIMEOUT = 10.0
 BINARY_SNIFF = 8192
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+# Per-file error kinds that make the run fail (exit 2): the file could not be explained at all.
+FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "timeout"})
+
+
+class FileTimeout(BaseException):
+    """A file ran past its time budget. A BaseException, so that the per-rule `except Exception`
+    guards let it through and the whole file stops, not just the rule it happened in."""
 
 
 def _error(kind: str, message: str, line: int | None = None, column: int | None = None, **extra: Any) -> dict[str, Any]:
@@ -80,16 +91,24 @@ def _check_utf8(source: bytes, result: dict[str, Any]) -> None:
                                        "explained anyway, columns on lines with such bytes are approximate", line, col))
 
 
-def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None) -> dict[str, Any]:
-    """Annotations, hazards and errors for one file's bytes."""
+def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None,
+                   deadline: float | None = None) -> dict[str, Any]:
+    """Annotations, hazards and errors for one file's bytes.
+
+    With a `deadline` (a time.monotonic() value) the parse and the rule loop check the clock and
+    raise FileTimeout once it has passed (explain_path also arms a timer for the stages between).
+    """
     from xlate.cuda import occurrences as oc
     from xlate.cuda import prepare
-    from xlate.cuda.parser import parse
+    from xlate.cuda.parser import ParseCancelled, parse
+    from xlate.cuda.tree import Locator
 
     result = empty_result(shown)
     _check_utf8(source, result)
     try:
-        tree = parse(prepare.for_parsing(source))
+        tree = parse(prepare.for_parsing(source), deadline=deadline)
+    except ParseCancelled:
+        raise FileTimeout from None
     except Exception as exc:  # tree-sitter raises on resource exhaustion; the run goes on
         result["errors"].append(_error("parse", f"parser failed: {exc}"))
         return result
@@ -99,7 +118,8 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
         result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,
                                        end_line=region.end_line, end_column=region.end_column))
-    found = oc.find_entries(tree, source, smap, lines)
+    locator = Locator(tree)  # one cursor for the scanner and the rules (see cuda/tree.py)
+    found = oc.find_entries(tree, source, smap, lines, locator)
     occurrences = [o for o, _ in found]
     symbols: dict[str, Any] = {}
     # One equivalents dict per symbol, shared by its annotations (read-only downstream): a large
@@ -113,21 +133,35 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
             eq = equivalents[symbol] = {"hip": hip, "metal": metal}
             symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
-                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat}}
+                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
+                               "derived": e.derived, "sides": row_sides(e)}
         annotate({"line": line, "column": column, "symbol": symbol, "concept": concept, "equivalents": eq})
     result["symbols"] = symbols
-    result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules)
+    result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
     return result
 
 
-def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None) -> list[dict[str, Any]]:
-    from xlate.rules.base import SourceView
+def row_sides(entry: Any) -> dict[str, Any]:
+    """Each backend's side of the symbol's row, as lookup's JSON gives it (unknown sides say so)."""
+    from xlate.lookup import side_json
+
+    sides = (entry.row or {}).get("sides", {})
+    return {b: side_json(sides.get(b)) for b in ("hip", "roc", "miopen", "metal", "mlx", "triton") if b in sides or b in ("hip", "metal")}
+
+
+def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,
+              locator: Any = None, deadline: float | None = None) -> list[dict[str, Any]]:
+    from time import monotonic
+
+    from xlate.cuda.source import SourceView
 
     if rules is None:
         rules = load_rules(result)
-    view = SourceView(shown, source, tree, list(occurrences))
+    view = SourceView(shown, source, tree, list(occurrences), locator)
     hazards: list[dict[str, Any]] = []
     for rule in rules:
+        if deadline is not None and monotonic() > deadline:
+            raise FileTimeout
         try:
             found = list(rule.check(view))
         except RecursionError:
@@ -162,13 +196,18 @@ def load_rules(result: dict[str, Any] | None = None) -> list[Any]:
     return _RULES
 
 
-def explain_path(shown: str, path: Path, smap: Any) -> dict[str, Any]:
+def explain_path(shown: str, path: Path, smap: Any, timeout: float | None = FILE_TIMEOUT) -> dict[str, Any]:
+    """One file's result; a file that takes longer than `timeout` seconds gets a per-file error."""
     result = empty_result(shown)
     source = read_source(path, result)
     if source is None:
         return result
     try:
-        return explain_source(shown, source, smap)
+        with _time_budget(timeout) as deadline:
+            return explain_source(shown, source, smap, deadline=deadline)
+    except FileTimeout:
+        result["errors"].append(_error("timeout", f"took longer than the {timeout:g} s budget for one file "
+                                       "(--file-timeout); skipped, the other files are explained"))
     except RecursionError:
         result["errors"].append(_error("internal", "code nested too deeply to explain"))
     except Exception as exc:  # last line of defence: a per-file error, never a traceback
@@ -176,50 +215,143 @@ def explain_path(shown: str, path: Path, smap: Any) -> dict[str, Any]:
     return result
 
 
+class _time_budget:
+    """Context manager: yields the deadline for `seconds` from now (None without a budget) and, on
+    the main thread of a POSIX process, arms a one-shot timer whose signal raises FileTimeout in
+    whatever Python code is running then (the scanner, a rule). Off the main thread only the
+    parse and the rule loop check the deadline."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds if seconds and seconds > 0 else None
+        self.armed = False
+        self.previous: Any = None
+
+    def __enter__(self) -> float | None:
+        if self.seconds is None:
+            return None
+        import signal
+        import threading
+        from time import monotonic
+
+        deadline = monotonic() + self.seconds
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds + 0.05)  # the cooperative checks usually win
+            self.armed = True
+        return deadline
+
+    def __exit__(self, *exc: object) -> None:
+        if self.armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+
+
+def _raise_timeout(signum: int, frame: Any) -> None:
+    raise FileTimeout
+
+
 # --- many files ----------------------------------------------------------------------------------
 
 _WORKER_MAP: Any = None
+_WORKER_TIMEOUT: float | None = FILE_TIMEOUT
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _worker_init(root: str | None) -> None:
-    global _WORKER_MAP
+def _die_with_parent(parent: int) -> None:
+    """Make this worker end when the process that started it ends, however it ends (SIGKILL
+    included): Linux delivers SIGKILL to the worker on its parent's death (prctl's death signal);
+    elsewhere a thread watches for the parent to go away. A parent that died before the signal was
+    set is caught by comparing parent ids."""
+    import signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)  # the parent is already gone
+    if not armed:
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="xlate-parent-watch", daemon=True).start()
+
+
+def _worker_init(root: str | None, parent: int, timeout: float | None = FILE_TIMEOUT) -> None:
+    import signal
+
+    global _WORKER_MAP, _WORKER_TIMEOUT
+    _die_with_parent(parent)
+    # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the workers).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from xlate import symbols
 
     _WORKER_MAP = symbols.load(Path(root) if root else None)
+    _WORKER_TIMEOUT = timeout
     load_rules()
     quiet_gc()
 
 
 def _worker(job: tuple[str, str]) -> dict[str, Any]:
-    return explain_path(job[0], Path(job[1]), _WORKER_MAP)
+    return explain_path(job[0], Path(job[1]), _WORKER_MAP, _WORKER_TIMEOUT)
 
 
-def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False) -> list[dict[str, Any]]:
-    """Explain files in order, spread over `jobs` processes when there are enough of them."""
+def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False,
+                    timeout: float | None = FILE_TIMEOUT) -> list[dict[str, Any]]:
+    """Explain files in order, spread over `jobs` processes when there are enough of them.
+
+    Worker processes end with this process: on SIGTERM or SIGKILL of the parent through their death
+    signal, on Ctrl-C (KeyboardInterrupt here) because they are killed before it propagates."""
     bar = _progress(len(targets)) if progress and len(targets) > 1 else None
     results: list[dict[str, Any]] = []
     try:
         if jobs > 1 and len(targets) >= 2 * jobs:
-            import multiprocessing as mp
-            from concurrent.futures import ProcessPoolExecutor
-
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-            with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(str(root) if root else None,)) as pool:
-                chunk = max(1, min(32, len(targets) // (jobs * 4)))
-                for r in pool.map(_worker, [(t.shown, str(t.path)) for t in targets], chunksize=chunk):
-                    results.append(r)
-                    if bar:
-                        bar[0].advance(bar[1])
+            _explain_in_pool(targets, jobs, root, timeout, results, bar)
         else:
             load_rules()
             for t in targets:
-                results.append(explain_path(t.shown, t.path, smap))
+                results.append(explain_path(t.shown, t.path, smap, timeout))
                 if bar:
                     bar[0].advance(bar[1])
     finally:
         if bar:
             bar[0].stop()
     return results
+
+
+def _explain_in_pool(targets: list[Any], jobs: int, root: Path | None, timeout: float | None,
+                     results: list[dict[str, Any]], bar: Any) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
+                               initargs=(str(root) if root else None, os.getpid(), timeout))
+    try:
+        chunk = max(1, min(32, len(targets) // (jobs * 4)))
+        for r in pool.map(_worker, [(t.shown, str(t.path)) for t in targets], chunksize=chunk):
+            results.append(r)
+            if bar:
+                bar[0].advance(bar[1])
+    except BaseException:
+        # Interrupted (or failed): end the workers now rather than wait for their current files.
+        for child in (ctx or mp).active_children():
+            child.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _progress(total: int) -> Any:
@@ -233,7 +365,7 @@ def _progress(total: int) -> Any:
 
 
 def exit_code(results: list[dict[str, Any]], fail_on: str | None) -> int:
-    if any(e["kind"] in ("read", "too-large", "binary", "missing", "internal") for r in results for e in r["errors"]):
+    if any(e["kind"] in FATAL_KINDS for r in results for e in r["errors"]):
         return EXIT_ERROR
     if fail_on:
         floor = SEVERITY_RANK[fail_on]
@@ -252,7 +384,7 @@ def filter_backend(results: list[dict[str, Any]], backend: str) -> None:
 
 def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str | None = None,
         include: list[str] | None = None, exclude: list[str] | None = None, jobs: int | None = None,
-        out: Any = None, glossary: Path | None = None) -> int:
+        out: Any = None, glossary: Path | None = None, file_timeout: float | None = FILE_TIMEOUT) -> int:
     """The whole command: collect files, explain them, render, and return the exit status."""
     from xlate import symbols
     from xlate.cuda.files import collect
@@ -274,14 +406,15 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
 
         if not isinstance(exc, (ix.IndexError_, OSError)):
             raise
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        from xlate.errors import report
+
+        return report(exc)
     targets, path_errors = collect(paths, include, exclude)
     jobs = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
                for e in path_errors]
-    results += explain_targets(targets, smap, jobs=jobs, root=glossary, progress=interactive)
+    results += explain_targets(targets, smap, jobs=jobs, root=glossary, progress=interactive, timeout=file_timeout)
     filter_backend(results, backend)
     if fmt == "json":
         from xlate.render import json_ as renderer
@@ -307,9 +440,9 @@ def quiet_gc() -> None:
 
 def main(argv: list[str]) -> int:
     """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
-    import argparse
+    from xlate.errors import argument_parser
 
-    p = argparse.ArgumentParser(prog="xlate explain", description="Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
+    p = argument_parser("xlate explain", "Annotate CUDA source with HIP and Metal equivalents and flag portability hazards.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders to walk")
     p.add_argument("--backend", "-b", default="all", choices=["hip", "metal", "all"])
     p.add_argument("--format", "-f", dest="fmt", default="text", choices=["text", "markdown", "json", "sarif"])
@@ -318,6 +451,27 @@ def main(argv: list[str]) -> int:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
+    p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
+                   help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")
     args = p.parse_args(argv)
     quiet_gc()
-    return run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs, glossary=args.glossary)
+    try:
+        return run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs,
+                   glossary=args.glossary, file_timeout=args.file_timeout or None)
+    except KeyboardInterrupt:
+        print("xlate explain: interrupted; no output written for the files not yet explained", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _seconds(raw: str) -> float:
+    """argparse type of --file-timeout: a number of seconds, 0 or more."""
+    import argparse
+    import math
+
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {raw!r}") from None
+    if value < 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or a positive number of seconds, not {raw!r}")
+    return value

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 # Folders under glossary/ that hold something other than concepts.
-NON_CONCEPT_DIRS = {"gpus", "api", "fixtures"}
+NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures"}
 SOURCES_FILE = "sources.yaml"
 
 
@@ -63,6 +63,8 @@ class Glossary:
     gpus: dict[str, GpuSpec] = field(default_factory=dict)
     sources: dict[str, LoadedYaml] = field(default_factory=dict)  # id -> where it was read
     problems: list[Problem] = field(default_factory=list)
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # CUDA spelling -> compiled symbol row
+    row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
 
     def where(self, item_id: str, *loc: str | int) -> tuple[str, int]:
         loaded = self.sources.get(item_id)
@@ -141,8 +143,8 @@ def _host_allowed(url: str, hosts: set[str]) -> bool:
     return False
 
 
-def load(root: Path | None = None) -> Glossary:
-    """Read, validate and cross-check everything under `root`."""
+def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
+    """Read, validate and cross-check everything under `root` (symbol rows too, unless `with_rows` is off)."""
     root = root or default_root()
     glossary = Glossary(root=root)
     if not root.is_dir():
@@ -157,6 +159,13 @@ def load(root: Path | None = None) -> Glossary:
     _check_unique_names(glossary)
     _check_symbols(glossary)
     _check_edges(glossary)
+    if with_rows:
+        from xlate import rows
+
+        compiled = rows.compile_rows(root, set(glossary.concepts))
+        glossary.rows, glossary.row_families = compiled.rows, compiled.families
+        glossary.problems.extend(compiled.problems)
+        _check_row_concepts(glossary)
     hosts = _official_hosts(root, glossary)
     if hosts is not None:
         _check_hosts(glossary, hosts)
@@ -221,6 +230,16 @@ def _check_symbols(glossary: Glossary) -> None:
                 seen.setdefault(key, cid)
 
 
+def _check_row_concepts(glossary: Glossary) -> None:
+    """A concept that lists a CUDA spelling and a row that names another concept for it disagree."""
+    for cid, concept in glossary.concepts.items():
+        for i, name in enumerate(concept.terms.cuda.symbols):
+            row = glossary.rows.get(name)
+            if row and row.get("concept") in glossary.concepts and row["concept"] != cid and not row.get("concept_by_prefix"):
+                glossary.problem(cid, ("terms", "cuda", "symbols", i),
+                                 f"{name!r} is listed here but its symbol row names concept {row['concept']!r}")
+
+
 def _check_edges(glossary: Glossary) -> None:
     declared: dict[tuple[str, str], set[EdgeType]] = defaultdict(set)
     for cid, concept in glossary.concepts.items():
@@ -256,6 +275,12 @@ def _check_hosts(glossary: Glossary, hosts: set[str]) -> None:
                         cid, ("terms", backend.value, "docs", i),
                         f"{url} is not on an official documentation host (glossary/{SOURCES_FILE})",
                     )
+    for cuda, row in glossary.rows.items():
+        for side_name, side in row["sides"].items():
+            url = (side.get("source") or "").split(" ", 1)[0]
+            if url.startswith("https://") and "." in url[8:] and side.get("origin") in ("curated", "override") and not _host_allowed(url, hosts):
+                path, line = side.get("where") or ("glossary/symbols", 1)
+                glossary.problems.append(Problem(path, line, f"{cuda}: {side_name} source {url} is not on an official documentation host (glossary/{SOURCES_FILE})"))
     for gid, gpu in glossary.gpus.items():
         for name, value in gpu:
             source = getattr(value, "source", None)

@@ -1,25 +1,42 @@
-"""Incremental hazards for an editor: re-explain only the top-level pieces of a file that changed.
+"""Incremental findings for an editor: re-explain only the top-level pieces of a file that changed.
 
 A CUDA file is a sequence of top-level pieces: functions, declarations, preprocessor lines. Rules look
-inside one function at a time and at the file's declarations (constants, macros, aliases), so the hazards
-of an unchanged function do not change while the declarations stay the same. After an edit, each changed
-piece is explained alone, in a copy of the file where every other function is blanked out (declarations
-kept, line numbers unchanged); the rest comes from a cache. A rule that relates two functions (a launch
-site and its kernel's static shared memory) can still differ from a whole-file pass, so the editor runs
-a whole-file pass too once typing pauses.
+inside one function at a time and at the file's declarations (constants, macros, aliases), so the
+findings of an unchanged function do not change while the declarations stay the same. After an edit,
+each changed piece is explained alone, in a copy of the file where every other function is left out
+(declarations kept); the rest comes from a cache.
+
+Where this would disagree with a whole-file pass, the quick pass declines (returns None) instead:
+- the declarations changed (their digest differs);
+- a changed function's parentheses or brackets do not pair up (a call half typed), or its view has a
+  syntax error: how tree-sitter recovers from an error depends on the code that follows it (an
+  unclosed parenthesis makes it read on into the next function), and a view holds other code than
+  the file does;
+- a finding on a declaration (a mask macro flagged because a shuffle uses it) may have come from a
+  function that changed, or a changed function adds one;
+- a whole-file pass with a syntax error adds nothing to the cache, for the same reason (the cache
+  keeps what it knew from the last state without one, which stays right for pieces that come back
+  unchanged). So while a line is half typed the editor gets whole-file passes, and a file that
+  tree-sitter-cuda cannot parse whole gets one after every edit.
+Replaying edit sequences over real files (tests/test_incremental.py) keeps the two passes equal.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 Hazard = dict[str, Any]
-ExplainFn = Callable[[bytes], list[Hazard]]
+# explain's result for one source, by kind: "hazards", "annotations" (symbol occurrences) and "errors";
+# every record has a 1-based "line" (and errors may have an "end_line").
+Findings = dict[str, list[Hazard]]
+ExplainFn = Callable[[bytes], Findings]
+KINDS = ("hazards", "annotations")
 CACHE_LIMIT = 4096
 
 
@@ -29,6 +46,9 @@ class Piece:
     end: int  # one past the last line
     text: str
     context: bool  # a declaration other pieces may depend on (kept in every piece's view)
+    # Parentheses and brackets pair up (outside comments and literals). One left open while typing
+    # lets the parser's recovery run on into the next function in a whole-file parse.
+    balanced: bool = True
 
 
 # Comments and string/char literals, so that braces and semicolons inside them are not counted.
@@ -75,10 +95,12 @@ def split(text: str) -> list[Piece]:
             body = "\n".join(lines[start : i + 1])
             is_type = first_word in ("struct", "class", "enum", "union", "typedef", "using", "template") and not _looks_like_function(body)
             context = directive or not has_brace or is_type or brace_after == "="
-            pieces.append(Piece(start, i + 1, body, context))
+            code = "\n".join(code_lines[start : i + 1])
+            balanced = code.count("(") == code.count(")") and code.count("[") == code.count("]")
+            pieces.append(Piece(start, i + 1, body, context, balanced))
             start, has_brace, brace_after, first_word = i + 1, False, None, ""
     if start < len(lines):
-        pieces.append(Piece(start, len(lines), "\n".join(lines[start:]), False))
+        pieces.append(Piece(start, len(lines), "\n".join(lines[start:]), False, False))
     return pieces
 
 
@@ -111,60 +133,150 @@ def _view(pieces: list[Piece], keep: Piece) -> tuple[bytes, int]:
     return "\n".join(out).encode("utf-8", errors="replace"), offset
 
 
+def _syntax_errors(findings: Findings) -> list[Hazard]:
+    return [e for e in findings.get("errors", ()) if e.get("kind") == "syntax"]
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _word_at(text: str, line: int, column: int) -> str | None:
+    """The identifier at a 1-based line and column of a piece's text."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    for m in _WORD.finditer(lines[line - 1]):
+        if m.start() <= column - 1 < m.end():
+            return m.group(0)
+    return None
+
+
+def _names(name: str, text: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
+
+
+def _shift(findings: Findings, delta: int, first: int | None = None, last: int | None = None) -> Findings:
+    """The records of each kind with `delta` added to their line, keeping those on lines first..last (after the shift)."""
+    out: Findings = {}
+    for kind in KINDS:
+        records = []
+        for h in findings.get(kind, ()):
+            line = h["line"] + delta
+            if first is not None and last is not None and not first <= line <= last:
+                continue
+            moved = dict(h, line=line)
+            if h.get("end_line"):
+                moved["end_line"] = h["end_line"] + delta
+            records.append(moved)
+        out[kind] = records
+    return out
+
+
 class IncrementalHazards:
-    """Per-document cache of hazards by piece.
+    """Per-document cache of findings by piece.
 
     `absorb` records a whole-file result; `update` answers for new text from the cache, explaining only
-    the pieces it has not seen, or returns None when the file's declarations changed and a whole-file
-    pass is needed.
+    the pieces it has not seen, or returns None (and says why in `declined`) when only a whole-file
+    pass can give the same answer.
     """
 
     def __init__(self, explain: ExplainFn) -> None:
         self._explain = explain
-        self._cache: OrderedDict[tuple[str, str], list[Hazard]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], Findings] = OrderedDict()
         self._context: str | None = None
+        self._texts: set[str] = set()  # the function pieces of the last state answered for
         self.pieces_explained = 0  # for tests and benchmarks: how much work the last update did
+        self.declined: str | None = None
 
-    def full(self, text: str) -> list[Hazard]:
-        """Explain the whole file here and remember each piece's share of the hazards."""
-        hazards = self._explain(text.encode("utf-8", errors="replace"))
-        self.absorb(text, hazards)
-        return hazards
+    def full(self, text: str) -> Findings:
+        """Explain the whole file here and remember each piece's share of the findings."""
+        findings = self._explain(text.encode("utf-8", errors="replace"))
+        self.absorb(text, findings)
+        return findings
 
-    def absorb(self, text: str, hazards: list[Hazard]) -> None:
+    def absorb(self, text: str, findings: Findings) -> None:
         pieces = split(text)
-        self._context = _context_digest(pieces)
-        self._cache.clear()
-        for p in pieces:
-            mine = [dict(h, line=h["line"] - p.start) for h in hazards if p.start < h["line"] <= p.end]
-            self._remember((p.text, self._context), mine)
         self.pieces_explained = len(pieces)
+        if _syntax_errors(findings):
+            # Nothing here is known piece by piece (see the module's docstring); what the cache holds
+            # from the last state without errors stays right for pieces that come back unchanged.
+            return
+        self._cache.clear()
+        self._texts = {p.text for p in pieces if not p.context}
+        self._context = _context_digest(pieces)
+        # Each record to the piece holding its line, in one walk (a large file has thousands of both).
+        starts = [p.start for p in pieces]
+        shares: list[Findings] = [{kind: [] for kind in KINDS} for _ in pieces]
+        for kind in KINDS:
+            for h in findings.get(kind, ()):
+                at = bisect_right(starts, h["line"] - 1) - 1
+                if at >= 0:
+                    shares[at][kind].append(h)
+        for p, share in zip(pieces, shares):
+            self._remember((p.text, self._context), _shift(share, -p.start))
 
-    def update(self, text: str) -> list[Hazard] | None:
+    def update(self, text: str) -> Findings | None:
         pieces = split(text)
         context = _context_digest(pieces)
-        if context != self._context:
+        self.declined = None
+        if self._context is None:
+            self.declined = "no whole-file pass without a syntax error yet"
             return None
-        out: list[Hazard] = []
+        if context != self._context:
+            self.declined = "the file's declarations changed"
+            return None
+        texts = {p.text for p in pieces if not p.context}
+        removed = self._texts - texts
+        # Findings on declarations, with the name each is about: checked against the changed code below.
+        context_findings: dict[tuple[str, str], str | None] = {}
+        for p in pieces:
+            if p.context:
+                for h in self._cache.get((p.text, context), {}).get("hazards", ()):
+                    context_findings[(h["rule"], h["message"])] = _word_at(p.text, h["line"], h.get("column", 1))
+        reproduced: set[tuple[str, str]] = set()
+        out: Findings = {kind: [] for kind in KINDS}
         explained = 0
         for p in pieces:
             key = (p.text, context)
             cached = self._cache.get(key)
             if cached is None:
+                explained += 1
+                self.pieces_explained = explained
+                if not p.balanced:
+                    self.declined = f"parentheses or brackets do not pair up in lines {p.start + 1}-{p.end}"
+                    return None
                 source, offset = _view(pieces, p)
                 found = self._explain(source)
-                cached = [dict(h, line=h["line"] + offset - p.start) for h in found if p.start < h["line"] + offset <= p.end]
+                errors = _syntax_errors(found)
+                if errors:
+                    self.declined = f"a syntax error at line {errors[0]['line'] + offset}"
+                    return None
+                outside = {(h["rule"], h["message"]) for h in found.get("hazards", ())
+                           if not p.start < h["line"] + offset <= p.end}
+                if outside - context_findings.keys():
+                    self.declined = "a changed function adds a finding on a declaration"
+                    return None
+                reproduced |= outside
+                cached = _shift(found, offset - p.start, 1, p.end - p.start)
                 self._remember(key, cached)
-                explained += 1
             else:
                 self._cache.move_to_end(key)
-            out.extend(dict(h, line=h["line"] + p.start) for h in cached)
+            for kind, records in _shift(cached, p.start).items():
+                out[kind].extend(records)
         self.pieces_explained = explained
-        out.sort(key=lambda h: (h["line"], h["column"], h["rule"]))
+        for finding, name in context_findings.items():
+            # A declaration's finding that the new code does not reproduce stays right only if no
+            # function that named the declaration went away (it may have been the one causing it).
+            if finding not in reproduced and name and any(_names(name, t) for t in removed):
+                self.declined = f"a finding on the declaration of {name} may come from code that changed"
+                return None
+        self._texts = texts
+        for kind in KINDS:
+            out[kind].sort(key=lambda h: (h["line"], h.get("column", 0), h.get("rule", "")))
         return out
 
-    def _remember(self, key: tuple[str, str], hazards: list[Hazard]) -> None:
-        self._cache[key] = hazards
+    def _remember(self, key: tuple[str, str], findings: Findings) -> None:
+        self._cache[key] = findings
         while len(self._cache) > CACHE_LIMIT:
             self._cache.popitem(last=False)
 
@@ -191,7 +303,7 @@ def exit_with_parent(interval_s: float = 1.0) -> None:
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
-def explain_hazards(shown: str, text: str) -> list[Hazard]:
+def explain_findings(shown: str, text: str) -> Findings:
     """A whole-file pass, as a plain function a worker process can run (loads the symbol map once)."""
     from xlate import symbols
     from xlate.explain import explain_source, load_rules
@@ -199,4 +311,9 @@ def explain_hazards(shown: str, text: str) -> list[Hazard]:
     if "map" not in _WORKER_STATE:
         _WORKER_STATE["map"] = symbols.load()
         _WORKER_STATE["rules"] = load_rules()
-    return explain_source(shown, text.encode("utf-8", errors="replace"), _WORKER_STATE["map"], _WORKER_STATE["rules"])["hazards"]
+    return findings_of(explain_source(shown, text.encode("utf-8", errors="replace"), _WORKER_STATE["map"], _WORKER_STATE["rules"]))
+
+
+def findings_of(result: dict[str, Any]) -> Findings:
+    """The parts of explain's result that the editor shows, by kind."""
+    return {"hazards": result["hazards"], "annotations": result["annotations"], "errors": result["errors"]}

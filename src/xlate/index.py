@@ -1,7 +1,10 @@
-"""The compact lookup index: a JSON digest of the glossary, cached by content hash.
+"""The compiled knowledge base: one JSON digest of concepts, symbol rows and GPU sheets.
 
-This module is on the editor's hot path. It imports neither pydantic, networkx nor the YAML
-validation unless the cache is stale; `rapidfuzz` is imported only when exact matching fails.
+Every surface (lookup, explain, the language server, translate, compare, the docs) reads this one
+index, cached by content hash; `symbols.SymbolMap` is a view of its rows. This module is on the
+editor's hot path: it imports neither pydantic, networkx nor the YAML validation unless the cache
+is stale; `rapidfuzz` is imported only when exact matching fails. Rows are stored as JSON strings
+and decoded only when asked for, so a cold start parses one flat list instead of 9,000 objects.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
@@ -21,7 +24,7 @@ SCORE_SYMBOL = 100.0
 SCORE_NAME = 95.0
 SCORE_LOOSE = 90.0
 FUZZY_CEILING = 88.0
-FUZZY_FLOOR = 70.0
+FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
 MAX_QUERY = 200
 
 
@@ -40,11 +43,16 @@ def _input_files(root: Path) -> list[Path]:
     return files
 
 
+BUILDER_MODULES = ("index.py", "rows.py", "api.py", "model.py", "glossary.py")
+
+
 def content_hash(root: Path) -> str:
     import hashlib  # only when the content changed: a cold lookup normally needs no digest
 
     digest = hashlib.blake2b(digest_size=16)
     digest.update(str(INDEX_VERSION).encode())
+    for module in BUILDER_MODULES:  # the code that builds the index is part of what it says
+        digest.update((Path(__file__).parent / module).read_bytes())
     for path in _input_files(root):
         digest.update(str(path.relative_to(root.parent)).encode())
         digest.update(b"\0")
@@ -129,10 +137,180 @@ def build(root: Path) -> dict[str, Any]:
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
-    gpus = {gid: {"name": s.name, "vendor": s.vendor.value, "aliases": s.aliases} for gid, s in g.gpus.items()}
+    gpus = {gid: _gpu_card(s) for gid, s in g.gpus.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
-    return {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus}
+    data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
+            "gpus": gpus, "gpu_names": _gpu_names(g.gpus)}
+    data.update(_rows_payload(g.rows, g.row_families, concepts))
+    return data
+
+
+# Side order inside a packed row and in the packed spelling table (row * 8 + position).
+SIDE_ORDER = ("cuda", "hip", "roc", "miopen", "metal", "mlx", "triton")
+_REL = {"same": "s", "renamed": "r", "approximate": "a", "none": "n"}
+_REL_BACK = {v: k for k, v in _REL.items()}
+_ORIGIN = {"hipify": "h", "family": "f", "override": "o", "curated": "c", "concept": "k"}
+_ORIGIN_BACK = {v: k for k, v in _ORIGIN.items()}
+_LIB = {"hip": "HIP", "roc": "ROC library", "miopen": "MIOpen"}
+_VERSION_WORDS = ("since", "deprecated", "removed", "changed", "experimental")
+# Counterparts spelled as plain C/C++ types or keywords (cusolver_int_t -> int) are real answers,
+# but a lookup or hover of `int` must not land on them.
+GENERIC_SPELLINGS = frozenset({
+    "int", "unsigned", "unsigned int", "long", "long long", "short", "char", "float", "double", "void", "void*",
+    "bool", "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+    "const", "static", "struct", "enum", "auto", "half", "float2", "float4", "int2", "int4", "uint", "ulong",
+})
+_NO_EQUIVALENT = "HIPIFY's tables (ROCm 6.3 sync) list no {lib} equivalent for {name}."
+
+
+def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]], concepts: dict[str, Any]) -> dict[str, Any]:
+    """Rows packed for a fast cold start: one short JSON array per row, every longer text stored once.
+
+    A packed row is [cuda, concept, kind, family, section, cuda_versions, side...] with the sides in
+    SIDE_ORDER[1:] (0 where a row has none); a side is [symbol, relation, origin, caveat, source,
+    extras] where texts are indices into `texts` and HIPIFY's "no equivalent" caveat is implied.
+    """
+    rows = dict(rows)
+    # A CUDA symbol a concept lists but no row pairs: the concept is known, its counterparts are not.
+    for cid, c in concepts.items():
+        for name in (c["terms"].get("cuda") or {}).get("symbols") or []:
+            row = rows.get(name)
+            if row is None:
+                rows[name] = {"cuda": name, "concept": cid, "kind": None, "family": None, "sides": {}}
+            elif row.get("concept") is None or row.get("concept_by_prefix"):
+                # A concept that lists the spelling knows it better than a family's name prefix.
+                rows[name] = {**row, "concept": cid, "concept_by_prefix": False}
+    # A concept with no counterpart at all on a backend has none for each of its symbols either; a
+    # side filled so says where it came from (origin "concept"). Nothing else is inferred.
+    for name, row in list(rows.items()):
+        c = concepts.get(row.get("concept") or "")
+        if c is None:
+            continue
+        filled = None
+        for backend in ("hip", "metal", "mlx", "triton"):
+            term = c["terms"].get(backend)
+            if term and term["relation"] == "none" and backend not in row["sides"]:
+                filled = filled or {**row, "sides": dict(row["sides"])}
+                filled["sides"][backend] = {"symbol": None, "relation": "none", "origin": "concept",
+                                            "caveat": term.get("caveat")}
+        if filled is not None:
+            rows[name] = filled
+    texts: list[str] = []
+    text_ids: dict[str, int] = {}
+
+    def text(value: str | None) -> int | str | None:
+        if value is None or len(value) <= 12:
+            return value
+        if value not in text_ids:
+            text_ids[value] = len(texts)
+            texts.append(value)
+        return text_ids[value]
+
+    packed: list[str] = []
+    cuda: dict[str, int] = {}
+    spell: dict[str, list[int]] = {}
+    for i, (name, row) in enumerate(sorted(rows.items())):
+        sides: list[Any] = []
+        for s in SIDE_ORDER[1:]:
+            side = row["sides"].get(s)
+            if side is None:
+                sides.append(0)
+                continue
+            origin = side.get("origin", "curated")
+            caveat = side.get("caveat")
+            if origin == "hipify" and side["relation"] == "none":
+                caveat = None  # implied: decode_row writes it
+            extras = {k: side[k] for k in ("also", "shared") if side.get(k)}
+            extras.update({k: side[k] for k in _VERSION_WORDS if side.get(k)})
+            sides.append([side.get("symbol"), _REL[side["relation"]], _ORIGIN[origin], text(caveat),
+                          text(side.get("source")), extras or 0])
+            for spelling in [side.get("symbol")] + list(side.get("also") or []):
+                if spelling and spelling != name and spelling not in GENERIC_SPELLINGS:
+                    spell.setdefault(spelling, []).append(i * 8 + SIDE_ORDER.index(s))
+        while sides and sides[-1] == 0:
+            sides.pop()
+        head = [name, row.get("concept") if row.get("concept") in concepts else None, row.get("kind"), row.get("family"), text(row.get("section")),
+                row.get("cuda_versions") or 0]
+        packed.append(json.dumps(head + sides, separators=(",", ":"), ensure_ascii=False))
+        cuda[name] = i
+    prefixes: set[str] = set()
+    namespaces: set[str] = set()
+    for fam in families:
+        # Literal starts of the pattern's alternatives: a cheap pre-filter before the regex.
+        for literal in re.findall(r"(?:^\^?\(?|\|)([A-Za-z_][A-Za-z0-9_]*(?:::)?)", fam["match"]):
+            prefixes.add(literal)
+            if literal.endswith("::"):
+                namespaces.add(literal.split("::")[0])
+    return {"rows": packed, "texts": texts, "cuda": cuda, "spell": spell, "families": families,
+            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+
+
+def decode_row(index: dict[str, Any], i: int) -> dict[str, Any]:
+    """One row as a plain dict: {cuda, concept, kind, family, section, cuda_versions, sides: {hip: {...}}}."""
+    raw = json.loads(index["rows"][i])
+    texts = index["texts"]
+
+    def text(value: Any) -> Any:
+        return texts[value] if isinstance(value, int) and not isinstance(value, bool) else value
+
+    name = raw[0]
+    row: dict[str, Any] = {"cuda": name, "concept": raw[1], "kind": raw[2], "family": raw[3],
+                           "section": text(raw[4]), "cuda_versions": raw[5] or {}, "sides": {}}
+    for s, packed in zip(SIDE_ORDER[1:], raw[6:]):
+        if not packed:
+            continue
+        symbol, rel, origin, caveat, source, extras = packed
+        side: dict[str, Any] = {"symbol": symbol, "relation": _REL_BACK[rel], "origin": _ORIGIN_BACK[origin],
+                                "caveat": text(caveat), "source": text(source)}
+        if side["origin"] == "hipify" and side["relation"] == "none" and side["caveat"] is None:
+            side["caveat"] = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
+        if extras:
+            side.update(extras)
+        row["sides"][s] = side
+    return row
+
+
+def rows_for(index: dict[str, Any], spelling: str) -> list[tuple[dict[str, Any], str]]:
+    """Every row in which `spelling` is written, with the side it is written on ("cuda" for the row's own)."""
+    out: list[tuple[dict[str, Any], str]] = []
+    i = index["cuda"].get(spelling)
+    if i is not None:
+        out.append((decode_row(index, i), "cuda"))
+    for code in index["spell"].get(spelling, ()):
+        out.append((decode_row(index, code // 8), SIDE_ORDER[code % 8]))
+    return out
+
+
+_GPU_FIELDS = ("compute_units", "wave_size", "memory_gb", "memory_bandwidth_tbs", "bf16_dense_tflops",
+               "fp16_dense_tflops", "fp8_dense_tflops", "shared_memory_per_cu_kb", "l2_cache_mb",
+               "last_level_cache_mb", "power_w")
+
+
+def _gpu_card(spec: Any) -> dict[str, Any]:
+    card: dict[str, Any] = {"name": spec.name, "vendor": spec.vendor.value, "aliases": spec.aliases,
+                            "architecture": spec.architecture, "compute_unit_name": spec.compute_unit_name,
+                            "figures": {}}
+    for f in _GPU_FIELDS:
+        fig = getattr(spec, f)
+        card["figures"][f] = {"value": fig.value, "source": fig.source, "note": fig.note}
+    if spec.notes:
+        card["notes"] = " ".join(spec.notes.split())
+    return card
+
+
+def _gpu_names(gpus: dict[str, Any]) -> dict[str, str]:
+    """Loose spellings of each sheet's id, name, aliases and the name without its vendor's brand."""
+    out: dict[str, str] = {}
+    for gid, spec in gpus.items():
+        names = [gid, spec.name, *spec.aliases]
+        for brand in ("NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Apple ", "Instinct ", "Radeon "):
+            if spec.name.startswith(brand):
+                names.append(spec.name[len(brand):])
+        for n in names:
+            key = loose(n)
+            if key:
+                out.setdefault(key, gid)
+    return out
 
 
 def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -155,22 +333,50 @@ def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+_MEMO: dict[str, dict[str, Any]] = {}
+
+
 def load_index(root: Path | None = None) -> dict[str, Any]:
-    """The index for the glossary's current content, rebuilt and cached when the content changes."""
+    """The index for the glossary's current content, rebuilt and cached when the content changes.
+
+    One index per process and content: the symbol map, lookups and hovers all share it.
+    """
     root = root or glossary_root()
     if not root.is_dir():
         raise IndexError_(f"glossary folder not found: {root} (set XLATE_GLOSSARY)")
     key = content_key(root)
-    path = cache_dir() / f"index-{key}.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") == INDEX_VERSION:
-            return data
-    except (OSError, ValueError):
-        pass
-    data = build(root)
-    write_cache(path, json.dumps(data, separators=(",", ":")), replaces="index-*.json")
+    if key in _MEMO:
+        return _MEMO[key]
+    path = cache_dir() / f"index-{INDEX_VERSION}-{key}.json"
+    data = _read_cache(path)
+    if data is None:
+        data = build(root)
+        data["hash"] = key
+        write_cache(path, json.dumps(data, separators=(",", ":"), ensure_ascii=False), replaces="index-*.json")
+    _MEMO.clear()
+    _MEMO[key] = data
     return data
+
+
+def _read_cache(path: Path) -> dict[str, Any] | None:
+    import gc
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    # Parsing creates ~100,000 objects at once; the cyclic collector would run several times over
+    # them for nothing (JSON data has no cycles).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    finally:
+        if enabled:
+            gc.enable()
+    return data if isinstance(data, dict) and data.get("version") == INDEX_VERSION else None
 
 
 def clean_query(query: str) -> str:
@@ -229,8 +435,64 @@ def _lookups(index: dict[str, Any], q: str) -> tuple[dict[str, list[tuple]], dic
     return exact, folded, loose_map
 
 
+# Which backend filter a row side answers to (the ROC and MIOpen answers are HIP/ROCm vocabulary).
+SIDE_BACKEND = {"cuda": "cuda", "hip": "hip", "roc": "hip", "miopen": "hip", "metal": "metal", "mlx": "mlx",
+                "triton": "triton"}
+
+
+def symbol_variants(q: str) -> list[str]:
+    """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync` ..."""
+    out = [q]
+    bare = q.removesuffix("()").strip()
+    if bare != q:
+        out.append(bare)
+    for ns in ("metal::", "std::", "::"):
+        if bare.startswith(ns):
+            out.append(bare[len(ns):])
+    if bare.startswith("cg::"):
+        out.append("cooperative_groups::" + bare[4:])
+    if bare.startswith("wmma::"):
+        out.append("nvcuda::" + bare)
+    return out
+
+
+def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> list[tuple[dict[str, Any], str]]:
+    """Rows in which the query is written exactly (on the side the backend filter allows)."""
+    q = clean_query(query)
+    seen: set[str] = set()
+    out: list[tuple[dict[str, Any], str]] = []
+    for spelling in symbol_variants(q) if q else ():
+        for row, side in rows_for(index, spelling):
+            if row["cuda"] in seen or (backend and SIDE_BACKEND[side] != backend):
+                continue
+            seen.add(row["cuda"])
+            out.append((row, side))
+        if out:
+            break
+    # Several CUDA names can share one counterpart (hipMalloc answers cudaMalloc and cuMemAlloc,
+    # simd_any answers __any_sync and the legacy __any): the row's own spelling first, then the order
+    # in which the concept lists its CUDA symbols (the glossary puts the current spelling first),
+    # then the runtime and device APIs before the driver API, current names before deprecated ones.
+    # This orders answers; it never makes one up.
+    def listed(row: dict[str, Any]) -> int:
+        symbols = ((index["concepts"].get(row.get("concept") or "") or {}).get("terms", {}).get("cuda") or {}).get("symbols") or []
+        return symbols.index(row["cuda"]) if row["cuda"] in symbols else len(symbols) + 1
+
+    return sorted(out, key=lambda rs: (rs[1] != "cuda", listed(rs[0]), FAMILY_RANK.get(rs[0].get("family") or "", 5),
+                                        bool((rs[0].get("cuda_versions") or {}).get("deprecated")), rs[0]["cuda"]))
+
+
+FAMILY_RANK = {"cuda-runtime": 0, "cuda-device": 0, "cuda-language": 0, "cuda-driver": 3}
+
+
+def find_gpu(index: dict[str, Any], query: str) -> str | None:
+    """The spec sheet a GPU name lands on (`MI300X`, `H100`, `m3 ultra`), or None."""
+    return index.get("gpu_names", {}).get(loose(clean_query(query))) if query else None
+
+
 def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
-    """Rank concepts for `query`: exact symbol > exact name/alias > loose spelling > fuzzy."""
+    """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
+    loose spelling > fuzzy. Fuzzy matching abstains below a calibrated score: an empty list then."""
     q = clean_query(query)
     if not q:
         return []
@@ -243,6 +505,13 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
     def allowed(label_backend: str | None) -> bool:
         return not (backend and label_backend and label_backend != backend)
 
+    for row, side in find_rows(index, q, backend):
+        if row.get("concept") and row["concept"] in index["concepts"]:
+            # A CUDA spelling is the row's own: an exact symbol. Another backend's spelling of it
+            # ranks below an exact name, since Metal's `threadgroup` is both the address-space
+            # qualifier of the __shared__ row and the name of the thread-block concept.
+            score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
+            offer(Match(row["concept"], score, q, "symbol", SIDE_BACKEND[side]))
     exact, folded, loose_map = _lookups(index, q)
     for label, cid, kind, label_backend in exact.get(q, ()):
         if kind == "symbol" and allowed(label_backend):
@@ -256,21 +525,87 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
         if allowed(label_backend):
             offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
     if not best:
+        for m in word_matches(index, q, backend):
+            offer(m)
+    if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
-    ranked = sorted(best.values(), key=lambda m: (-m.score, m.concept))
+    # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
+    # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
+    # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
+    # reached only through a symbol (the __shared__ row's `threadgroup`).
+    title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
+    named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
+    ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
+                                                  m.concept not in named, m.concept))
     return ranked[:limit]
 
 
-def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, floor: float = FUZZY_FLOOR) -> list[Match]:
-    from rapidfuzz import fuzz, process, utils
+SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)
+STOPWORDS = frozenset({"a", "an", "the", "of", "on", "in", "for", "to", "with", "and", "or", "how", "what", "is",
+                       "vs", "versus", "do", "i", "use", "using", "my"})
 
-    entries = [e for e in index["labels"] if not (backend and e[3] and e[3] != backend)]
-    choices = [loose(e[0]) for e in entries]
-    q = loose(query)
-    if not q:
+
+def _words(text: str) -> list[str]:
+    """Words of a label or query, stop words dropped, a plural s dropped ("conflicts" finds "conflict")."""
+    out = []
+    for w in re.split(r"[^0-9a-z]+", text.casefold()):
+        if w and w not in STOPWORDS:
+            out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def word_matches(index: dict[str, Any], query: str, backend: str | None) -> list[Match]:
+    """Several-word queries whose words all appear in one label, in any order ("memory fence" finds
+    the fence concepts); with three words or more, one may be missing. The label with the fewest
+    other words wins, so the closest name ranks first."""
+    words = set(_words(query))
+    if len(words) < 2 or " " not in query.strip():
+        return []  # a code spelling (simd_shuffle_down) is one name, not a phrase
+    found: dict[str, tuple[float, int, str, str, str | None]] = {}
+    for label, cid, kind, label_backend in index["labels"]:
+        if backend and label_backend and label_backend != backend:
+            continue
+        have = set(_words(label))
+        missing = len(words - have)
+        if missing == 0 or (missing == 1 and len(words) >= 3 and len(words & have) >= 2):
+            score = SCORE_WORDS - 2.0 * missing
+            extra = len(have - words)
+            cur = found.get(cid)
+            if cur is None or (score, -extra) > (cur[0], -cur[1]):
+                found[cid] = (score, extra, label, kind, label_backend)
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
+    # Closer names first: the score drops a little with each word the label has beyond the query.
+    return [Match(cid, round(score - min(extra, 5) * 0.2, 1), label, "words", b) for cid, (score, extra, label, _, b) in ranked]
+
+
+# Fuzzy matching is plain edit similarity over whole spellings (token order ignored): never a short
+# label found inside a longer word, which is how "MMA" once matched "MTLComputeCommandEncoder".
+# The floors were calibrated on tests/data/lookup_queries.yaml (typos of real terms land, unrelated
+# words do not); short queries need a closer match, since one edit in four letters is a new word.
+FUZZY_FLOOR_SHORT = 90.0  # queries of at most 5 characters once loosened
+FUZZY_MIN_LABEL = 3
+
+
+def _fuzzy_floor(q_loose: str) -> float:
+    return FUZZY_FLOOR_SHORT if len(q_loose) <= 5 else FUZZY_FLOOR + 10.0
+
+
+def _fuzzy_text(text: str) -> str:
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
+
+
+def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, floor: float | None = None) -> list[Match]:
+    from rapidfuzz import fuzz, process
+
+    entries = [e for e in index["labels"] if not (backend and e[3] and e[3] != backend) and len(loose(e[0])) >= FUZZY_MIN_LABEL]
+    q = _fuzzy_text(query)
+    q_loose = loose(query)
+    if not q or not q_loose:
         return []
-    found = process.extract(q, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit, score_cutoff=floor)
+    cutoff = _fuzzy_floor(q_loose) if floor is None else floor
+    choices = [_fuzzy_text(e[0]) for e in entries]
+    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit, score_cutoff=cutoff)
     out = []
     for _, score, i in found:
         label, cid, kind, label_backend = entries[i]
@@ -279,12 +614,21 @@ def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, fl
 
 
 def suggestions(index: dict[str, Any], query: str, limit: int = 5) -> list[str]:
-    """Nearest labels for a query that matched nothing, however far."""
-    ms = fuzzy(index, clean_query(query), None, limit * 3, floor=30.0)
+    """Nearest labels and symbol spellings for a query that matched nothing, however far."""
+    from rapidfuzz import fuzz, process
+
+    q = _fuzzy_text(clean_query(query))
+    if not q:
+        return []
+    labels = [e[0] for e in index["labels"] if len(loose(e[0])) >= FUZZY_MIN_LABEL]
+    spellings = list(index.get("cuda", {})) + list(index.get("spell", {}))
+    pool = list(dict.fromkeys(labels + spellings))
+    found = process.extract(q, [_fuzzy_text(p) for p in pool], scorer=fuzz.token_sort_ratio, processor=None,
+                            limit=limit * 3, score_cutoff=40.0)
     seen: list[str] = []
-    for m in ms:
-        if m.matched not in seen:
-            seen.append(m.matched)
+    for _, _, i in found:
+        if pool[i] not in seen:
+            seen.append(pool[i])
     return seen[:limit]
 
 

@@ -48,6 +48,105 @@ def card(index: dict[str, Any], m: ix.Match, width: int = 100) -> str:
     return "\n".join(lines)
 
 
+SIDE_LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROC lib", "miopen": "MIOpen", "metal": "Metal", "mlx": "MLX",
+              "triton": "Triton"}
+ROW_SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
+
+
+def side_json(side: dict[str, Any] | None) -> dict[str, Any]:
+    """One side of a row as every output format carries it: unknown sides say so."""
+    if not side:
+        return {"symbol": None, "relation": "unknown", "derived": False}
+    out = {"symbol": side.get("symbol"), "relation": side.get("relation"), "derived": bool(side.get("derived")),
+           "origin": side.get("origin"), "caveat": side.get("caveat"), "source": side.get("source")}
+    for key in ("also", "shared", "since", "deprecated", "removed", "changed", "experimental"):
+        if side.get(key):
+            out[key] = side[key]
+    return out
+
+
+def row_json(row: dict[str, Any], matched_side: str) -> dict[str, Any]:
+    sides = row.get("sides", {})
+    return {"cuda": row["cuda"], "matched_side": matched_side, "concept": row.get("concept"), "kind": row.get("kind"),
+            "family": row.get("family"), "section": row.get("section") or None,
+            "cuda_versions": row.get("cuda_versions") or {}, "derived": bool(row.get("derived")),
+            "sides": {s: side_json(sides.get(s)) for s in ROW_SIDES if s in sides or s in ("hip", "metal")}}
+
+
+def row_card(row: dict[str, Any], matched_side: str, query: str, width: int = 100) -> str:
+    """A symbol's spelling on every backend, with relation, caveat, version facts and source."""
+    what = " · ".join(x for x in (row.get("kind"), row.get("family"), row.get("section")) if x)
+    head = f"{row['cuda']}" + (f"  ({what})" if what else "")
+    if matched_side != "cuda":
+        head = f"{query} is the {SIDE_LABEL[matched_side]} spelling of CUDA {head}"
+    if row.get("derived"):
+        head += "  [derived by a naming rule: in no table]"
+    lines = [head]
+    cv = row.get("cuda_versions") or {}
+    if cv:
+        lines.append("  CUDA      " + ", ".join(f"{k} {v}" for k, v in cv.items()))
+    sides = row.get("sides", {})
+    for s in ROW_SIDES:
+        side = sides.get(s)
+        if side is None:
+            if s in ("hip", "metal"):
+                lines.append(f"  {SIDE_LABEL[s]:<9} {'unknown':<12} (no row gives this side)")
+            continue
+        spelled = side.get("symbol") or "-"
+        if side.get("also"):
+            spelled += " (also " + ", ".join(side["also"]) + ")"
+        flags = [side[k] for k in ("since", "deprecated", "removed") if side.get(k)]
+        if side.get("derived"):
+            flags.insert(0, "DERIVED, unverified")
+        lines.append(f"  {SIDE_LABEL[s]:<9} {side.get('relation') or 'unknown':<12} {spelled}"
+                     + (f"   [{'; '.join(flags)}]" if flags else ""))
+        if side.get("caveat"):
+            lines.append(_wrap(side["caveat"], width, " " * 24))
+        if side.get("source"):
+            lines.append(" " * 24 + "source: " + side["source"])
+    return "\n".join(lines)
+
+
+GPU_LABELS = {"compute_units": "compute units", "wave_size": "wave size", "memory_gb": "memory (GB)",
+              "memory_bandwidth_tbs": "bandwidth (TB/s)", "bf16_dense_tflops": "bf16 dense TFLOP/s",
+              "fp16_dense_tflops": "fp16 dense TFLOP/s", "fp8_dense_tflops": "fp8 dense TFLOP/s",
+              "shared_memory_per_cu_kb": "shared mem per CU (KiB)", "l2_cache_mb": "L2 (MB)",
+              "last_level_cache_mb": "last-level cache (MB)", "power_w": "power (W)"}
+
+
+def gpu_card(index: dict[str, Any], gid: str, width: int = 100) -> str:
+    g = index["gpus"][gid]
+    lines = [f"{g['name']}  [{gid}, {g['vendor']}, {g.get('architecture', '')}]  spec sheet", ""]
+    for key, label in GPU_LABELS.items():
+        fig = (g.get("figures") or {}).get(key)
+        if not fig:
+            continue
+        value = "-" if fig["value"] is None else f"{fig['value']:g}"
+        unit = g.get("compute_unit_name") if key == "compute_units" else ""
+        lines.append(f"  {label:<26} {value} {unit}".rstrip())
+        if fig.get("note"):
+            lines.append(_wrap(fig["note"], width, " " * 29))
+    sources = sorted({f["source"] for f in (g.get("figures") or {}).values() if f.get("source")})
+    if sources:
+        lines.append("")
+        lines.append("  sources:")
+        lines.extend(f"    {u}" for u in sources)
+    lines.append("")
+    lines.append("  compare with others: xlate compare " + gid + " ...")
+    return "\n".join(lines)
+
+
+def _derived_row(query: str) -> dict[str, Any] | None:
+    """A name in no row that an API family's naming rule answers: shown, and marked derived."""
+    from xlate import symbols
+
+    try:
+        entry = symbols.load().get(query)
+    except ix.IndexError_:
+        return None
+    return entry.row if entry is not None and entry.derived else None
+
+
 def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 5, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = sys.stderr
@@ -64,23 +163,46 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     try:
         index = ix.load_index()
     except ix.IndexError_ as exc:
-        print(f"error: {exc}", file=err)
-        return EXIT_USAGE
+        from xlate.errors import report
+
+        return report(exc, err)
+    rows = ix.find_rows(index, cleaned, backend)[:3]
+    if not rows and cleaned.startswith(tuple(index.get("prefixes", ()))):
+        derived = _derived_row(cleaned)
+        if derived is not None:
+            rows = [(derived, "cuda")]
+    gpu = ix.find_gpu(index, cleaned) if backend is None else None
     matches = ix.search(index, cleaned, backend=backend, limit=max(1, limit))
+    # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
+    # exactly a concept's own name and matched other rows only as another backend's spelling.
+    row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < ix.SCORE_NAME
+                                or matches[0].concept == rows[0][0].get("concept"))
+    if row_leads:
+        first = rows[0][0].get("concept")
+        matches.sort(key=lambda m: m.concept != first)
+    lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
+    found = bool(rows or gpu or matches)
     if fmt == "json":
-        payload: dict[str, Any] = {"query": cleaned, "matches": [ix.match_json(index, m) for m in matches]}
-        if not matches:
+        payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
+                                   "gpu": {"id": gpu, **index["gpus"][gpu]} if gpu else None,
+                                   "matches": [ix.match_json(index, m) for m in matches]}
+        if not found:
             payload["suggestions"] = ix.suggestions(index, cleaned)
         json.dump(payload, out, indent=2)
         out.write("\n")
-        return EXIT_OK if matches else EXIT_NO_MATCH
-    if not matches:
+        return EXIT_OK if found else EXIT_NO_MATCH
+    if not found:
         near = ix.suggestions(index, cleaned)
         hint = f" Nearest terms: {', '.join(near)}." if near else ""
         shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
-        print(f"no concept matches {shown!r}.{hint}", file=err)
+        print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
         return EXIT_NO_MATCH
-    out.write(card(index, matches[0]) + "\n")
+    row_cards = [row_card(r, s, cleaned) for r, s in rows]
+    concept_cards = [card(index, matches[0])] if matches else []
+    parts = row_cards + ([gpu_card(index, gpu)] if gpu else []) + concept_cards
+    if not row_leads:
+        parts = ([gpu_card(index, gpu)] if gpu else []) + concept_cards + row_cards
+    out.write("\n\n".join(parts) + "\n")
     if len(matches) > 1:
         others = ", ".join(f"{m.concept} ({m.score:g})" for m in matches[1:])
         out.write(f"\nalso: {others}\n")
@@ -89,9 +211,9 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
 
 def main(argv: list[str]) -> int:
     """Fast entry for `xlate lookup ...`: argparse only, no CLI framework."""
-    import argparse
+    from xlate.errors import argument_parser
 
-    parser = argparse.ArgumentParser(prog="xlate lookup", description="Find a GPU concept from any vendor's vocabulary.")
+    parser = argument_parser("xlate lookup", "Find a GPU concept from any vendor's vocabulary.")
     parser.add_argument("query", nargs="+", help="a term, symbol or alias: warp, wavefront, __shfl_down, LDS ...")
     parser.add_argument("--backend", "-b", choices=ix.BACKENDS, help="match only this backend's names and symbols")
     parser.add_argument("--format", "-f", dest="fmt", choices=("text", "json"), default="text")

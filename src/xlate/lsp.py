@@ -172,6 +172,9 @@ def hover(ls: XlateServer, params: types.HoverParams) -> types.Hover | None:
     match = find_concept(ls.index, candidates)
     if match is not None:
         value = card_markdown(ls.index, match)
+        entry = next((e for e in map(ls.symbol_map.get, candidates) if e is not None), None)
+        if entry is not None and entry.row and entry.row.get("sides"):
+            value = api_card_markdown(ls.index, entry) + "\n\n---\n\n" + value  # the symbol's own row first
     else:
         entry = next((e for e in map(ls.symbol_map.get, candidates) if e is not None), None)
         if entry is None:
@@ -241,11 +244,11 @@ SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.Diagnostic
 
 def _tracker(ls: XlateServer, uri: str) -> Any:
     from xlate.explain import explain_source
-    from xlate.incremental import IncrementalHazards
+    from xlate.incremental import IncrementalHazards, findings_of
 
     tracker = ls._trackers.get(uri)
     if tracker is None:
-        tracker = IncrementalHazards(lambda source: explain_source(uri, source, ls.symbol_map, ls.rules)["hazards"])
+        tracker = IncrementalHazards(lambda source: findings_of(explain_source(uri, source, ls.symbol_map, ls.rules)))
         ls._trackers[uri] = tracker
     return tracker
 
@@ -258,10 +261,10 @@ async def whole_pass(ls: XlateServer, uri: str) -> None:
     """Explain the whole document in the worker process, so the server keeps answering meanwhile."""
     doc = ls.workspace.get_text_document(uri)
     text, version = doc.source, doc.version
-    from xlate.incremental import explain_hazards
+    from xlate.incremental import explain_findings
 
     try:
-        hazards = await asyncio.get_running_loop().run_in_executor(ls.worker, explain_hazards, uri, text)
+        findings = await asyncio.get_running_loop().run_in_executor(ls.worker, explain_findings, uri, text)
     except Exception as exc:  # a broken file or a lost worker must never take the server down
         ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
         ls.restart_worker()
@@ -269,21 +272,21 @@ async def whole_pass(ls: XlateServer, uri: str) -> None:
     current = ls.workspace.get_text_document(uri)
     if current.version != version or uri not in ls._trackers:
         return  # the text moved on (or closed); a newer pass follows
-    _tracker(ls, uri).absorb(text, hazards)
-    send(ls, uri, version, text, hazards)
+    _tracker(ls, uri).absorb(text, findings)
+    send(ls, uri, version, text, findings["hazards"])
 
 
 def quick_pass(ls: XlateServer, uri: str) -> bool:
     """Re-explain only the changed pieces; False when the declarations changed and a whole pass is needed."""
     doc = ls.workspace.get_text_document(uri)
     try:
-        hazards = _tracker(ls, uri).update(doc.source)
+        findings = _tracker(ls, uri).update(doc.source)
     except Exception as exc:
         ls.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"xlate: explain failed on {uri}: {exc}"))
         return False
-    if hazards is None:
+    if findings is None:
         return False
-    send(ls, uri, doc.version, doc.source, hazards)
+    send(ls, uri, doc.version, doc.source, findings["hazards"])
     return True
 
 

@@ -6,12 +6,39 @@ import json
 import os
 from pathlib import Path
 
+__all__ = ["cache_dir", "content_key", "display_path", "glossary_root", "repo_root", "require_glossary", "write_cache"]
+
+
+def repo_root() -> Path:
+    """The checkout this package runs from (the glossary, kernels/ and the docs site live beside src/)."""
+    return Path(__file__).resolve().parents[2]
+
 
 def glossary_root() -> Path:
+    """The glossary folder: $XLATE_GLOSSARY, else the one beside the source tree."""
     env = os.environ.get("XLATE_GLOSSARY")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "glossary"
+    return repo_root() / "glossary"
+
+
+def require_glossary(path: Path | None = None) -> Path:
+    """`path` (else the default glossary folder), refused with a GlossaryError when it is not a folder."""
+    from xlate.errors import GlossaryError
+
+    root = path or glossary_root()
+    if not root.is_dir():
+        what = "is not a folder" if root.exists() else "not found"
+        raise GlossaryError(f"glossary folder {what}: {root}", hint="pass --glossary DIR or set XLATE_GLOSSARY")
+    return root
+
+
+def display_path(path: Path, root: Path) -> str:
+    """How a data file is named in messages: relative to the folder above the glossary (`glossary/gpus/h100.yaml`)."""
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
 
 
 def cache_dir() -> Path:
@@ -63,6 +90,13 @@ def _stat_signature(root: Path) -> str:
     """
     stamps: list[str] = []
     _yaml_stamps(str(root), stamps)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for module in ("index.py", "rows.py", "api.py", "model.py", "glossary.py"):  # index.BUILDER_MODULES
+        try:
+            st = os.stat(os.path.join(here, module))
+            stamps.append(f"{module}\0{st.st_size}\0{st.st_mtime_ns}")
+        except OSError:
+            continue
     kernels = root.parent / "kernels" / "examples"
     if kernels.is_dir():
         for name in sorted(os.listdir(kernels)):

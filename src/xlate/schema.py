@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+__all__ = ["SCHEMA_COMMENT", "SCHEMA_FILE", "glossary_schema", "is_current", "render", "write"]
+
 SCHEMA_FILE = "schema.json"
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema.json"
 
@@ -20,7 +22,8 @@ def glossary_schema() -> dict[str, Any]:
     _, defs = models_json_schema([(Concept, "validation"), (GpuSpec, "validation")], ref_template="#/$defs/{model}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://xlate.dev/glossary/schema.json",
+        # No "$id": editors find the schema by the relative path on each file's first line, and an
+        # absolute id would name a web address the project does not publish.
         "title": "xlate glossary file (a concept or a GPU spec sheet)",
         "oneOf": [{"$ref": "#/$defs/Concept"}, {"$ref": "#/$defs/GpuSpec"}],
         "$defs": defs["$defs"],
@@ -37,6 +40,13 @@ def is_current(root: Path) -> bool:
 
 
 def write(root: Path) -> Path:
-    path = root / SCHEMA_FILE
-    path.write_text(render(), encoding="utf-8")
+    """Write root/schema.json; a missing or unwritable glossary folder is refused (GlossaryError)."""
+    from xlate.errors import GlossaryError
+    from xlate.paths import require_glossary
+
+    path = require_glossary(root) / SCHEMA_FILE
+    try:
+        path.write_text(render(), encoding="utf-8")
+    except OSError as exc:
+        raise GlossaryError(f"cannot write {path}: {exc.strerror or exc}", hint=None) from None
     return path

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from xlate.errors import GlossaryError
+
+__all__ = ["LoadedYaml", "Location", "Problem", "YamlError", "load_yaml", "validation_problems"]
 
 try:  # the C loader is several times faster; fall back where libyaml is missing
     _Loader: type = yaml.CSafeLoader
@@ -43,10 +48,22 @@ class LoadedYaml:
         return 1
 
 
-class YamlError(Exception):
+class YamlError(GlossaryError):
+    """A data file that is not readable, well-formed YAML; `problem` says where."""
+
     def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
+        super().__init__(str(problem), hint=None)
         self.problem = problem
+
+
+def validation_problems(errors: Iterable[Mapping[str, Any]], loaded: LoadedYaml, display: str) -> list[Problem]:
+    """A pydantic ValidationError's `errors()` as problems at the line of each failing value."""
+    problems = []
+    for err in errors:
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc) or "(top level)"
+        problems.append(Problem(display, loaded.line_of(loc), f"{where}: {str(err['msg']).removeprefix('Value error, ')}"))
+    return problems
 
 
 def _record_lines(node: yaml.Node, loc: Location, lines: dict[Location, int]) -> None:

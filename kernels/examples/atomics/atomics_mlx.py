@@ -8,6 +8,14 @@ from pathlib import Path
 import mlx.core as mx
 
 BODY = Path(__file__).with_name("atomics.metal").read_text(encoding="utf-8")
+# A helper for the body: Metal functions need no qualifier; mx.fast.metal_kernel puts the header
+# before the kernel it generates. Every image is above 0, the value MLX fills the outputs with.
+HEADER = """
+inline uint ordered_image(float v) {
+  uint bits = as_type<uint>(v);
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+"""
 BUCKETS = 1024
 
 
@@ -34,7 +42,7 @@ def run(keys: mx.array, vals: mx.array) -> dict[str, mx.array]:
 def run_metal(keys: mx.array, vals: mx.array) -> dict[str, mx.array]:
     names = ["mn_image", "mx_image", "not_band", "bor", "bxor", "cnt", "fmax_image", "seen_x", "seen_c", "distinct"]
     kernel = mx.fast.metal_kernel(name="bucket_stats", input_names=["keys", "vals"], output_names=names, source=BODY,
-                                  atomic_outputs=True)
+                                  header=HEADER, atomic_outputs=True)
     shapes = [(BUCKETS,)] * 9 + [(2,)]
     dtypes = [mx.int32] * 6 + [mx.uint32] + [mx.int32] * 3
     outs = dict(zip(names, kernel(inputs=[keys, vals], grid=(256 * 256, 1, 1), threadgroup=(256, 1, 1),

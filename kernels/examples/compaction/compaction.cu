@@ -48,8 +48,9 @@ __global__ __launch_bounds__(THREADS) void compact(const float* __restrict__ x, 
       if (lane == 0) warp_total[w] = 32;
     } else {
       unsigned bits = __ballot_sync(FULL, keep);
+      bool any = __any_sync(FULL, keep);  // every lane of FULL must take part: not inside `lane == 0`
       rank = __popc(bits & ((1u << lane) - 1));  // kept lanes below this one
-      if (lane == 0) warp_total[w] = __any_sync(FULL, keep) ? __popc(bits) : 0;
+      if (lane == 0) warp_total[w] = any ? __popc(bits) : 0;
     }
     // a barrier that also counts: the block's kept elements, and warp_total is visible after it
     int block_total = __syncthreads_count(keep);

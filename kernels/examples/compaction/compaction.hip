@@ -34,8 +34,9 @@ __global__ __launch_bounds__(THREADS) void compact(const float* __restrict__ x, 
       if (lane == 0) wave_total[w] = warpSize;
     } else {
       unsigned long long bits = __ballot(keep);  // 64 bits on wave64
+      bool any = __any(keep);  // outside `lane == 0`: a vote counts only the lanes that reach it
       rank = __popcll(bits & ((1ull << lane) - 1));
-      if (lane == 0) wave_total[w] = __any(keep) ? __popcll(bits) : 0;
+      if (lane == 0) wave_total[w] = any ? __popcll(bits) : 0;
     }
     int block_total = __syncthreads_count(keep);
     if (w == 0) {

@@ -19,7 +19,9 @@ for (uint base = (thread_position_in_grid.x / width) * width; base < n; base += 
     ulong bits = static_cast<ulong>(static_cast<simd_vote::vote_t>(simd_ballot(keep)));
     ulong below = bits & ((1ul << lane) - 1ul);
     slot = popcount(below);
-    total = popcount(bits & (width == 64 ? ~0ul : ((1ul << width) - 1ul)));
+    // only the bits of threads that are executing count: the active-threads mask, not the width
+    ulong active = static_cast<ulong>(static_cast<simd_vote::vote_t>(simd_active_threads_mask()));
+    total = popcount(bits & active);
   }
   uint start = 0;
   if (simd_is_first()) start = atomic_fetch_add_explicit(&count[0], total, memory_order_relaxed);

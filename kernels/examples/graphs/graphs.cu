@@ -98,7 +98,8 @@ int main(int argc, char** argv) {
   // it is not sticky, so the context stays usable.
   step<<<1, 4096>>>(nullptr, nullptr, 0, nullptr);
   cudaError_t bad = cudaGetLastError();
-  if (bad != cudaErrorInvalidConfiguration) {
+  // 4096 threads exceed the per-block limit: CUDA 13 reports it as an invalid argument
+  if (bad != cudaErrorInvalidConfiguration && bad != cudaErrorInvalidValue) {
     std::fprintf(stderr, "expected an invalid-configuration error, got %s\n", cudaGetErrorString(bad));
     return 5;
   }

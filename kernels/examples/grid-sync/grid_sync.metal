@@ -22,7 +22,9 @@ acc = simd_sum(acc);
 if (lane == 0) simd_sums[sg] = acc;
 threadgroup_barrier(mem_flags::mem_threadgroup);
 if (sg == 0) {
-  float s = simd_sum(lane < groups ? simd_sums[lane] : 0.0f);
+  // rotating the SIMD-group by halving distances leaves every lane holding the sum of all lanes
+  float s = lane < groups ? simd_sums[lane] : 0.0f;
+  for (uint o = threads_per_simdgroup / 2; o > 0; o /= 2) s += simd_shuffle_rotate_down(s, o);
   if (lane == 0) {
     group_sum = s;
     atomic_thread_fence(mem_flags::mem_threadgroup, memory_order_seq_cst, thread_scope_threadgroup);

@@ -18,7 +18,8 @@ from typing import NamedTuple
 from tree_sitter import Node, Tree
 
 from xlate.cuda.names import identifiers
-from xlate.rules.base import Occurrence
+from xlate.cuda.source import Occurrence
+from xlate.cuda.tree import Locator
 from xlate.symbols import LAUNCH, Entry, SymbolMap
 
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
@@ -97,9 +98,10 @@ def _macro_code(node: Node, rel: int) -> bool:
     return b"//" not in line_head and b"/*" not in line_head and head.count(b'"') % 2 == 0
 
 
-def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[Occurrence]:
+def find(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None,
+         locator: Locator | None = None) -> list[Occurrence]:
     """Every resolved CUDA symbol in code, in document order."""
-    return [o for o, _ in find_entries(tree, source, smap, lines)]
+    return [o for o, _ in find_entries(tree, source, smap, lines, locator)]
 
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -107,10 +109,12 @@ _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 _IDENT_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
-def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None) -> list[tuple[Occurrence, Entry]]:
+def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | None = None,
+                 locator: Locator | None = None) -> list[tuple[Occurrence, Entry]]:
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
-    at = tree.root_node.descendant_for_byte_range
+    locator = locator if locator is not None else Locator(tree)
+    at = locator.at
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
     aliases = _aliases(source)
@@ -128,7 +132,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             if bad and _in_regions(start, bad, bad_starts):
                 continue
             node = at(start, end)
-            if node is None or node.type not in _INCLUDE_TOKENS or not _under_include(node):
+            if node is None or node.type not in _INCLUDE_TOKENS or not _under_include(node, locator):
                 continue
             header = m.group(1).decode("utf-8", errors="replace").strip()
             entry = get(header) or get(header.rsplit("/", 1)[-1])
@@ -148,7 +152,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
         if launch is not None and node is not None and node.type == "<<<" and not (bad and _in_regions(pos, bad, bad_starts)):
             row, col = node.start_point
             line, col = (row + 1, col + 1) if ascii_text else position(pos)
-            out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, node.parent,
+            out.append((Occurrence(line, col, LAUNCH, launch.concept, launch.hip, launch.metal, locator.parent(node),
                                    launch.hip_relation or "unknown", launch.metal_relation or "unknown"), launch))
         pos = source.find(b"<<<", pos + 3)
 
@@ -279,10 +283,10 @@ def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: 
     return text, entry, (raw.find(b"::") if b"::" in raw else len(raw)), fields
 
 
-def _under_include(node: Node) -> bool:
-    parent = node
+def _under_include(node: Node, locator: Locator) -> bool:
+    parent: Node | None = node
     for _ in range(3):
-        parent = parent.parent
+        parent = locator.parent(parent)
         if parent is None:
             return False
         if parent.type == "preproc_include":

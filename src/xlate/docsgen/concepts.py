@@ -24,7 +24,9 @@ SNIPPET_LANG = {"cuda": "cuda", "hip": "cpp", "triton": "python", "metal": "cpp"
 
 def concept_path(c: Concept) -> str:
     """Site path of a concept page, relative to the docs root."""
-    return f"glossary/{c.category.value}/{c.id}.md"
+    from xlate.links import concept_page  # the one home of page paths, shared with every link to them
+
+    return concept_page(c.category.value, c.id)
 
 
 def _link_from_concept(target: Concept) -> str:

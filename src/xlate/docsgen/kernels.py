@@ -20,7 +20,38 @@ CPU_CHECK = {
     "metal": "not run here: needs Apple silicon (the tests skip it elsewhere)",
     "mlx": "run on the CPU build of MLX, checked against NumPy",
 }
-EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx1100"]}
+EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx942", "amdgcn_gfx1100"]}
+
+
+def _line_of(path: Path, symbol: str) -> int | None:
+    """The first line of `path` whose code (a trailing // or # comment cut off) contains `symbol`, or
+    None where the symbol spans lines or sits only in prose. Docstring lines may match; the links are
+    checked against code by `xlate glossary check`, this only points the reader at a line."""
+    from xlate.examples_check import occurs
+
+    if not path.is_file():
+        return None
+    cut = "#" if path.suffix == ".py" else "//"
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        code_part = line.split(cut, 1)[0] if cut in line else line
+        if code_part.strip() and occurs(symbol, code_part):
+            return number
+    return None
+
+
+def _symbol_cell(ex: Any, backend: str, symbol: str, present: list[str]) -> str:
+    """The symbol as code, linked to the numbered line of the tab that shows it (Metal symbols may sit
+    in the MLX host file and MLX ones in the Metal body, which are tabs of their own)."""
+    from xlate.examples_check import EXTRA_FILES
+
+    for owner in (backend,) + EXTRA_FILES.get(backend, ()):
+        if owner not in present:
+            continue
+        line = _line_of(ex.source(owner), symbol)
+        if line is not None:
+            where = "" if owner == backend else f" in {BACKEND_TITLE[owner]}"
+            return f"{code(symbol)} [line {line}{where}](#__codelineno-{present.index(owner)}-{line})"
+    return code(symbol)
 
 
 def _records(root: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -62,6 +93,8 @@ def _bench_cell(run: dict[str, Any] | None) -> str:
     text = f"; {run['ratio']:.2f}x {prose(run['reference'])} measured in the same run"
     if run.get("floor") is not None:
         text += f" (floor {run['floor']:.2f}: {'met' if run.get('meets_floor') else 'not met'})"
+    if run.get("goal") is not None:
+        text += f" (goal {run['goal']:.2f}: {'met' if run.get('meets_goal') else 'not met'})"
     return text
 
 
@@ -76,6 +109,11 @@ def _evidence_cell(record: dict[str, Any] | None) -> str:
         parts.append(f"{100 * roof['fraction']:.0f}% of the roofline")
     if record.get("time_ms_median") is not None:
         parts.append(f"{record['time_ms_median']:.3f} ms")
+    extras = record.get("extras") or {}
+    if extras.get("graph_speedup"):
+        parts.append(f"graph replay {float(extras['graph_speedup']):.2f}x faster than launch by launch")
+    if extras.get("tile_shape"):
+        parts.append(f"tile shape {prose(str(extras['tile_shape']))} chosen on the input")
     return ", ".join(parts)
 
 
@@ -98,7 +136,9 @@ def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], bench: dict[
         lines += [f"*No {BACKEND_TITLE.get(backend, backend)} version:* {prose(why)}", ""]
 
     if ex.concepts:
-        lines += ["## Glossary concepts shown", "", "| concept | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " |",
+        lines += ["## Glossary concepts shown", "",
+                  "Each cell is the code that shows the concept on that backend, linked to its line in the tabs above.", "",
+                  "| concept | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " |",
                   "|---|" + "---|" * len(BACKENDS)]
         for link in ex.concepts:
             cid = link.get("concept")
@@ -106,7 +146,8 @@ def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], bench: dict[
             if concept is None:
                 continue
             symbols = link.get("symbols") or {}
-            cells = [code(symbols[b]) if isinstance(symbols.get(b), str) else "" for b in BACKENDS]
+            cells = [_symbol_cell(ex, b, symbols[b], present) if isinstance(symbols.get(b), str) else ""
+                     for b in BACKENDS]
             lines.append(f"| [{prose(concept.title)}](../glossary/{concept.category.value}/{cid}.md) | " + " | ".join(cells) + " |")
         lines.append("")
 
@@ -156,5 +197,24 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
              "The same kernels written for every backend, each linked to the glossary concepts it demonstrates. "
              "Every page says where its code was shown to work: compiled and inspected, interpreted on the CPU, "
              "or run and timed on an NVIDIA H200.", ""]
-    out["kernels/index.md"] = "\n".join(intro + rows) + "\n"
+    out["kernels/index.md"] = "\n".join(intro + rows + _not_shown(g, root)) + "\n"
     return out
+
+
+def _not_shown(g: Glossary, root: Path) -> list[str]:
+    """The code-level concepts some backend of the gallery does not demonstrate, each with its reason
+    (kernels/not-shown.yaml), the same rows `xlate glossary coverage` prints."""
+    from xlate.examples_check import coverage
+
+    rows = coverage(root, g)
+    complete = sum(1 for r in rows if not r.missing)
+    lines = ["", "## What the gallery does not show, and why", "",
+             f"{complete} of {len(rows)} code-level concepts are demonstrated on every backend that has an equivalent. "
+             "The rest, per backend:", "", "| concept | backend | why not |", "|---|---|---|"]
+    for r in rows:
+        concept = g.concepts[r.concept]
+        for b in r.missing:
+            why = r.reasons.get(b, "no reason recorded")
+            lines.append(f"| [{prose(concept.title)}](../glossary/{concept.category.value}/{r.concept}.md) | "
+                         f"{BACKEND_TITLE[b]} | {table_cell(why)} |")
+    return lines

@@ -11,7 +11,9 @@ BACKEND_TITLE = {"hip": "HIP/ROCm", "metal": "Metal", "cuda": "CUDA", "triton": 
 
 
 def rule_page_path(name: str) -> str:
-    return f"rules/{name}.md"
+    from xlate.links import rule_page  # the one home of page paths, shared with every link to them
+
+    return rule_page(name)
 
 
 def _code_block(text: str, lang: str = "cuda") -> list[str]:

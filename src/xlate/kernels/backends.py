@@ -308,6 +308,15 @@ def run_mlx(ex: Example, inputs: dict[str, np.ndarray], iters: int, metal: bool 
 # --- Instruction checks ----------------------------------------------------------------------------
 
 
+def expected_amdgcn(ex: Example, arch: str) -> list[str]:
+    """The instructions an example's AMDGCN must contain for one target: `amdgcn` for every CDNA
+    target plus `amdgcn_<arch>` for that one (fp8 and xf32 exist on gfx942 only); gfx1100 (RDNA,
+    wave32) has only its own list."""
+    if arch == "gfx1100":
+        return list(ex.expect.get("amdgcn_gfx1100", []))
+    return list(ex.expect.get("amdgcn", [])) + list(ex.expect.get(f"amdgcn_{arch}", []))
+
+
 def found_instructions(asm: str, wanted: list[str]) -> tuple[list[str], list[str]]:
     """Which of the wanted mnemonics (prefix match on a word boundary) occur in the assembly."""
     present, missing = [], []

@@ -138,11 +138,11 @@ def sampled_reference(name: str, inputs: Arrays, rows: np.ndarray | None) -> Arr
     """The reference, restricted to `rows` of the output where the problem is checked by sampling."""
     if rows is None:
         return PROBLEMS[name].reference(inputs)
-    if name != "gemm":  # only GEMM is sampled; the rest are cheap to check whole
+    if name not in ("gemm", "hopper-gemm"):  # only the GEMMs are sampled; the rest are cheap to check whole
         raise ValueError(f"{name} is not checked by sampling")
     part = dict(inputs)
     part["a"] = inputs["a"][rows]
-    return _gemm_ref(part)
+    return _gemm_ref(part) if name == "gemm" else _gemm_bt_ref(part)
 
 
 # --- examples added with the second round of the gallery ------------------------------------------
@@ -239,3 +239,62 @@ def _graphs_ref(x: Arrays) -> Arrays:
 
 # "flops" counts the kernels in one pass of the chain: the launch metric divides it by the time
 PROBLEMS["graphs"] = Problem(_streams, _graphs_ref, lambda s: 8 * GRAPH_STEPS * s[0], lambda s: GRAPH_STEPS)
+
+
+PRECISION_MM = 64  # the tf32 / xf32 matrix product is PRECISION_MM cubed
+
+
+def round_mantissa(x: np.ndarray, keep: int) -> np.ndarray:
+    """float32 -> float32 with `keep` mantissa bits, round to nearest even; exact for normal values
+    whose rounded exponent stays in range (as fp16, fp8 E4M3 and E5M2 hold the values drawn here)."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    drop = 23 - keep
+    half = (1 << (drop - 1)) - 1 + ((u >> drop) & 1)
+    return (((u + half) >> drop) << drop).astype(np.uint32).view(np.float32)
+
+
+def _precision(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    (n,) = size
+    if n % 4:
+        raise ValueError("precision: n must be a multiple of 4")
+    # normal values in [2^-6, 2^7.9]: inside the normal range of fp16, E4M3 (OCP and FNUZ) and E5M2;
+    # the lowest mantissa bit is set so that no value is an exact tie of any of the roundings
+    mag = np.exp2(rng.uniform(-6.0, 7.9, n)).astype(np.float32)
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0).astype(np.float32)
+    x = ((mag * sign).view(np.uint32) | np.uint32(1)).view(np.float32)
+    q = rng.integers(-128, 128, (2, n), dtype=np.int8)
+    return {"x": x, "qa": q[0].view(np.int32), "qb": q[1].view(np.int32),
+            "ma": rng.standard_normal((PRECISION_MM, PRECISION_MM), dtype=np.float32),
+            "mb": rng.standard_normal((PRECISION_MM, PRECISION_MM), dtype=np.float32)}
+
+
+def _precision_ref(x: Arrays) -> Arrays:
+    v = x["x"]
+    h = v.astype(np.float16)
+    qa = x["qa"].view(np.int8).astype(np.int64).reshape(-1, 4)
+    qb = x["qb"].view(np.int8).astype(np.int64).reshape(-1, 4)
+    return {"h": h.astype(np.float64), "b": from_bf16_bits(to_bf16_bits(v)).astype(np.float64),
+            "e4": round_mantissa(v, 3).astype(np.float64), "e5": round_mantissa(v, 2).astype(np.float64),
+            "hh": (h * h).astype(np.float64), "dot": (qa * qb).sum(axis=1).astype(np.float64),
+            "mm": x["ma"].astype(np.float64) @ x["mb"].astype(np.float64)}
+
+
+PROBLEMS["precision"] = Problem(_precision, _precision_ref, lambda s: 4 * s[0] + 2 * s[0] + 20 * s[0] + s[0],
+                                lambda s: s[0])
+
+
+def _gemm_bt(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    m, n, k = size
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    bt = rng.standard_normal((n, k), dtype=np.float32)
+    return {"a": to_bf16_bits(a).reshape(m, k), "bt": to_bf16_bits(bt).reshape(n, k)}
+
+
+def _gemm_bt_ref(x: Arrays) -> Arrays:
+    a = from_bf16_bits(x["a"]).astype(np.float64)
+    bt = from_bf16_bits(x["bt"]).astype(np.float64)
+    return {"c": a @ bt.T}
+
+
+PROBLEMS["hopper-gemm"] = Problem(_gemm_bt, _gemm_bt_ref, lambda s: 2 * (s[0] * s[2] + s[2] * s[1]) + 4 * s[0] * s[1],
+                                  lambda s: 2 * s[0] * s[1] * s[2], sample_rows=256)

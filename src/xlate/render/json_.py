@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+__all__ = ["FORMAT_VERSION", "annotations_text", "document", "write"]
+
 FORMAT_VERSION = 1
 # An annotation as explain builds it; the one-line writer encodes these without the generic encoder.
 ANNOTATION_KEYS = ("line", "column", "symbol", "concept", "equivalents")

@@ -4,13 +4,27 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from xlate.render import BACKEND_LABEL, backends_for, rule_url
+from xlate.links import rule_url
+from xlate.render import BACKEND_LABEL, backends_for
+
+__all__ = ["render", "write"]
 
 
 def _cell(text: str | None) -> str:
     if not text:
         return "—"
     return "`" + text.replace("|", "\\|").replace("`", "'") + "`"
+
+
+def _side_cell(text: str | None, info: dict[str, Any], backend: str) -> str:
+    """The counterpart, or *none* (a row says none exists) or ? (no row says): unknown is not none."""
+    relation = (info.get("relations") or {}).get(backend)
+    if not text:
+        return "*none*" if relation == "none" else "?"
+    marks = " ≈" if relation == "approximate" else ""
+    if ((info.get("sides") or {}).get(backend) or {}).get("derived"):
+        marks += " (derived)"
+    return _cell(text) + marks
 
 
 def render(results: list[dict[str, Any]], backend: str = "all") -> str:
@@ -37,8 +51,9 @@ def render(results: list[dict[str, Any]], backend: str = "all") -> str:
             head = "| Line | CUDA | Concept | " + " | ".join(BACKEND_LABEL[b] for b in shown) + " |"
             parts.append(head)
             parts.append("|---:|---|---|" + "---|" * len(shown))
+            symbols = r.get("symbols", {})
             for a in r["annotations"]:
-                eq = " | ".join(_cell(a["equivalents"][b]) for b in shown)
+                eq = " | ".join(_side_cell(a["equivalents"][b], symbols.get(a["symbol"], {}), b) for b in shown)
                 parts.append(f"| {a['line']} | {_cell(a['symbol'])} | {a['concept'] or '—'} | {eq} |")
             parts.append("")
             notes = [(s, b, info["caveats"][b]) for s, info in r.get("symbols", {}).items() for b in shown if info["caveats"].get(b)]

@@ -6,7 +6,9 @@ import json
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from xlate.render import docs_base, rule_url
+from xlate.links import rule_url
+
+__all__ = ["LEVEL", "SCHEMA_URI", "document", "write"]
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -16,32 +18,48 @@ def _uri(path: str) -> str:
     return quote(path.replace("\\", "/"), safe="/:._-~")
 
 
-def _rules_metadata() -> list[dict[str, Any]]:
+def _rule_entry(code: str, name: str, summary: str, why: str, fix: str, severity: str, backends: list[str]) -> dict[str, Any]:
+    """A reportingDescriptor: every rule carries helpUri and help, so code-scanning tools can link it."""
+    url = rule_url(name)
+    return {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": summary},
+        "fullDescription": {"text": " ".join(why.split())},
+        "defaultConfiguration": {"level": LEVEL.get(severity, "warning")},
+        "helpUri": url,
+        "help": {"text": f"{' '.join(fix.split())} See {url}", "markdown": f"{fix}\n\n[Rule documentation]({url})"},
+        "properties": {"backends": backends},
+    }
+
+
+def _rules_metadata(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every registered rule as SARIF metadata, plus configuration notifications.
+
+    Should the registry fail to load, that is said in a notification, and each rule that a hazard
+    names still gets an entry (with its link) built from the hazard, so no result loses its rule.
+    """
+    entries: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
     try:
         from xlate.rules import all_rules
 
-        rules = all_rules()
-    except Exception:
-        return []
-    out = []
-    for rule in rules:
-        entry: dict[str, Any] = {
-            "id": rule.code,
-            "name": rule.name,
-            "shortDescription": {"text": rule.summary},
-            "fullDescription": {"text": " ".join(str(rule.why).split())},
-            "defaultConfiguration": {"level": LEVEL.get(getattr(rule.severity, "value", str(rule.severity)), "warning")},
-            "help": {"text": f"{rule.fix} See {rule_url(rule.name)}", "markdown": f"{rule.fix}\n\n[Rule documentation]({rule_url(rule.name)})"},
-            "properties": {"backends": list(rule.backends)},
-        }
-        if docs_base().startswith(("http://", "https://")):
-            entry["helpUri"] = rule_url(rule.name)
-        out.append(entry)
-    return out
+        for rule in all_rules():
+            entries.append(_rule_entry(rule.code, rule.name, rule.summary, str(rule.why), str(rule.fix),
+                                       getattr(rule.severity, "value", str(rule.severity)), list(rule.backends)))
+    except Exception as exc:  # a broken rule module: reported below, never a silently empty table
+        notes.append({"level": "error", "message": {"text": f"hazard rules unavailable: {type(exc).__name__}: {exc}"}})
+    known = {e["id"] for e in entries}
+    for r in results:
+        for h in r["hazards"]:
+            if h["rule"] not in known:
+                known.add(h["rule"])
+                entries.append(_rule_entry(h["rule"], h["name"], h["message"], h["message"], "", h["severity"], list(h["backends"])))
+    return entries, notes
 
 
 def document(results: list[dict[str, Any]]) -> dict[str, Any]:
-    rules = _rules_metadata()
+    rules, config_notes = _rules_metadata(results)
     index = {r["id"]: i for i, r in enumerate(rules)}
     sarif_results = []
     notifications = []
@@ -57,9 +75,8 @@ def document(results: list[dict[str, Any]]) -> dict[str, Any]:
                 "message": {"text": h["message"]},
                 "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(r["path"])}, "region": region}}],
                 "properties": {"name": h["name"], "backends": h["backends"]},
+                "ruleIndex": index[h["rule"]],
             }
-            if h["rule"] in index:
-                res["ruleIndex"] = index[h["rule"]]
             sarif_results.append(res)
         for e in r["errors"]:
             loc = json.loads(json.dumps(location))
@@ -72,10 +89,22 @@ def document(results: list[dict[str, Any]]) -> dict[str, Any]:
     run = {
         "tool": {"driver": {"name": "xlate", "version": version, "rules": rules}},
         "results": sarif_results,
-        "invocations": [{"executionSuccessful": not any(n["level"] == "error" for n in notifications),
-                         "toolExecutionNotifications": notifications}],
+        "invocations": [{"executionSuccessful": not any(n["level"] == "error" for n in notifications + config_notes),
+                         "toolExecutionNotifications": notifications,
+                         "toolConfigurationNotifications": config_notes}],
         "columnKind": "unicodeCodePoints",
     }
+    # The symbol rows behind the annotations: each CUDA spelling's counterpart per backend, with its
+    # relation, `derived` flag, versions and source (the same sides explain's JSON gives).
+    symbols: dict[str, Any] = {}
+    for r in results:
+        concept_of = {a["symbol"]: a["concept"] for a in r.get("annotations", ())}
+        for name, info in (r.get("symbols") or {}).items():
+            if name not in symbols and info.get("sides") is not None:
+                symbols[name] = {"concept": concept_of.get(name), "family": info.get("family"),
+                                 "derived": bool(info.get("derived")), "sides": info["sides"]}
+    if symbols:
+        run["properties"] = {"xlateSymbols": symbols}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

@@ -11,7 +11,10 @@ import os
 import textwrap
 from typing import Any, TextIO
 
+from xlate.links import rule_url
 from xlate.render import BACKEND_LABEL, backends_for
+
+__all__ = ["Segment", "render_file", "rule_links", "use_color", "write"]
 
 Segment = tuple[str, str]  # (text, rich style)
 
@@ -65,8 +68,9 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
                     eq = a["equivalents"][b]
                     rel = (info.get("relations") or {}).get(b)
                     seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
-                    seg.append((eq or "none", "green" if eq else "red"))
-                    if rel and rel not in ("same", "renamed") or (rel == "renamed" and not eq):
+                    # No equivalent and no relation: nobody knows, which is not the same as "none".
+                    seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
+                    if eq and rel and rel not in ("same", "renamed"):
                         seg.append((f" ({rel})", "yellow"))
                 if info.get("kind") == "derived":
                     seg.append(("  (by naming rule)", "dim"))
@@ -90,6 +94,14 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
     return out
 
 
+def rule_links(results: list[dict[str, Any]]) -> list[list[Segment]]:
+    """One line per rule that fired, with the address of its page, in code order."""
+    fired = sorted({(h["rule"], h["name"]) for r in results for h in r["hazards"]})
+    if not fired:
+        return []
+    return [[("rule pages:", "bold")]] + [[(f"  {code} {name}: ", ""), (rule_url(name), "dim")] for code, name in fired]
+
+
 def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
     color = use_color(out)
     console = None
@@ -105,6 +117,14 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> N
         if i:
             out.write("\n")
         for segments in render_file(r, backend):
+            if console is not None:
+                console.print(Text.assemble(*segments))
+            else:
+                out.write("".join(t for t, _ in segments) + "\n")
+    links = rule_links(results)
+    if links:
+        out.write("\n") if console is None else console.print()
+        for segments in links:
             if console is not None:
                 console.print(Text.assemble(*segments))
             else:

@@ -1,8 +1,15 @@
-"""Portability hazard rules. Importing this package registers every rule module."""
+"""Portability hazard rules.
 
-from xlate.rules.base import REGISTRY, Hazard, Occurrence, Rule, Severity, SourceView, register
+Layers, each importing only those before it: the source view and tree helpers (`xlate.cuda.source`,
+`xlate.cuda.tree`), the rule model (`model.py`), the code table (`codes.py`), the registry
+(`registry.py`), then one module per family of rules (`catalog.py` imports them all).
+"""
 
-__all__ = ["REGISTRY", "Hazard", "Occurrence", "Rule", "Severity", "SourceView", "register", "all_rules"]
+from xlate.cuda.source import Occurrence, SourceView
+from xlate.rules.model import Hazard, Rule, Severity
+from xlate.rules.registry import REGISTRY, register
+
+__all__ = ["REGISTRY", "Hazard", "Occurrence", "Rule", "Severity", "SourceView", "all_rules", "register"]
 
 
 def all_rules() -> list[Rule]:

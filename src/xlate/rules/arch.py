@@ -6,9 +6,11 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, SymbolRule, ancestors, register
+from xlate.cuda.source import SourceView
+from xlate.rules.model import Hazard, Rule, SymbolRule
+from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_PORTING
-from xlate.rules.syntax import declared_type, name_nodes, strip_parens, text
+from xlate.rules.syntax import declared_type, guarded_by_hip, name_nodes, strip_parens, text
 
 
 ARCH_MACROS = frozenset({
@@ -19,15 +21,12 @@ COMPILER_MACROS = frozenset({
     "__CUDACC__", "__NVCC__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__",
     "__CUDACC_RDC__", "__CUDACC_EWP__", "__CUDACC_RTC__", "CUDART_VERSION", "CUDA_VERSION",
 })
-PREPROC_CONDITIONS = ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef", "preproc_defined")
+PREPROC_CONDITIONS = frozenset({"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef", "preproc_defined"})
 
 
 @register
 class CudaArchMacro(SymbolRule):
     code = "XL080"
-    name = "cuda-arch-macro"
-    severity = Severity.warning
-    backends = ("hip", "metal")
     concepts = ("arch-macro", "compute-capability")
     references = (HIP_PORTING,)
     summary = "`__CUDA_ARCH__` used to detect device compilation or to pick code by compute capability."
@@ -68,25 +67,19 @@ class CudaArchMacro(SymbolRule):
         "use __HIP_DEVICE_COMPILE__ or __HIP_ARCH_HAS_* feature macros"
     )
 
-    def applies(self, node: Node) -> bool:
-        return not _guarded_by_hip(node)
+    covers = ARCH_MACROS
+
+    def applies(self, src: SourceView, node: Node) -> bool:
+        return not _guarded_by_hip(src, node)
 
 
-def _guarded_by_hip(node: Node) -> bool:
-    """Whether the same preprocessor condition also tests a HIP macro (already portable)."""
-    for parent in ancestors(node):
-        if parent.type in ("preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"):
-            cond = parent.child_by_field_name("condition") or parent.child_by_field_name("name")
-            return cond is not None and "HIP" in text(cond)
-    return False
+def _guarded_by_hip(src: SourceView, node: Node) -> bool:
+    return guarded_by_hip(src, node)
 
 
 @register
 class CudaCompilerMacro(SymbolRule):
     code = "XL081"
-    name = "cuda-compiler-macro"
-    severity = Severity.warning
-    backends = ("hip",)
     concepts = ("compiler-driver", "arch-macro")
     references = (HIP_PORTING,)
     summary = "Preprocessor tests of nvcc or CUDA toolkit macros (`__CUDACC__`, `__NVCC__`, `CUDART_VERSION`)."
@@ -119,8 +112,10 @@ class CudaCompilerMacro(SymbolRule):
         "(or __HIP_PLATFORM_AMD__) so HIP takes the device-capable branch"
     )
 
-    def applies(self, node: Node) -> bool:
-        return any(p.type in PREPROC_CONDITIONS for p in ancestors(node)) and not _guarded_by_hip(node)
+    covers = COMPILER_MACROS
+
+    def applies(self, src: SourceView, node: Node) -> bool:
+        return src.enclosing(node, PREPROC_CONDITIONS) is not None and not _guarded_by_hip(src, node)
 
 
 COMPARISONS = frozenset({"<", "<=", ">", ">=", "==", "!="})
@@ -131,9 +126,7 @@ CC_ATTRS = frozenset({"cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCa
 @register
 class ComputeCapabilityCheck(Rule):
     code = "XL082"
-    name = "compute-capability-check"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = CC_ATTRS
     concepts = ("compute-capability", "device-properties")
     references = (HIP_PORTING, AMD_GPU_SPECS)
     summary = "Host code that compares `cudaDeviceProp::major/minor` (compute capability) to pick features."
@@ -161,15 +154,15 @@ class ComputeCapabilityCheck(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for member in src.named(("major", "minor")):
-            field = member.parent
+            field = src.parent(member)
             if member.type != "field_identifier" or field is None or field.type != "field_expression":
                 continue
             obj = field.child_by_field_name("argument")
             if obj is None:
                 continue
-            parent = field.parent
+            parent = src.parent(field)
             while parent is not None and parent.type == "parenthesized_expression":
-                parent = parent.parent
+                parent = src.parent(parent)
             if parent is None or parent.type != "binary_expression":
                 continue
             op = parent.child_by_field_name("operator")
@@ -181,7 +174,7 @@ class ComputeCapabilityCheck(Rule):
                 if nxt is None:
                     break
                 base = strip_parens(nxt)
-            type_text = declared_type(text(base), field) if base.type == "identifier" else None
+            type_text = declared_type(src, text(base), field) if base.type == "identifier" else None
             if type_text is None or "cudaDeviceProp" not in type_text:
                 continue
             yield self.hazard(

@@ -6,7 +6,10 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_qualified_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_qualified_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import HIP_PORTING
 from xlate.rules.syntax import text
 
@@ -34,7 +37,8 @@ def is_ptx(src: SourceView, asm: Node) -> bool:
 def ptx_wrapper_calls(src: SourceView) -> Iterable[Node]:
     """Calls into libcu++'s `cuda::ptx::` namespace, which are inline PTX behind a C++ name."""
     for ns in src.named(("ptx",)):
-        call = ns.parent.parent if ns.parent is not None and ns.parent.type == "qualified_identifier" else None
+        scope = src.parent(ns)
+        call = src.parent(scope) if scope is not None and scope.type == "qualified_identifier" else None
         if call is not None and call.type == "call_expression" and call_qualified_name(call).startswith(
                 ("cuda::ptx::", "ptx::")):
             yield call
@@ -43,9 +47,7 @@ def ptx_wrapper_calls(src: SourceView) -> Iterable[Node]:
 @register
 class InlinePtx(Rule):
     code = "XL020"
-    name = "inline-ptx"
-    severity = Severity.error
-    backends = ("hip", "metal")
+    covers = frozenset({"asm"})
     concepts = ("inline-assembly", "virtual-isa")
     references = (PTX_ISA, HIP_PORTING)
     summary = "Inline PTX assembly (`asm(\"...\")` in device code, or `cuda::ptx::` wrappers)."

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, MSL_SPEC
 
 METAL_LOGGING = "https://developer.apple.com/documentation/metal/logging-shader-debug-messages"
@@ -13,9 +16,6 @@ METAL_LOGGING = "https://developer.apple.com/documentation/metal/logging-shader-
 @register
 class DeviceClock(Rule):
     code = "XL100"
-    name = "device-clock"
-    severity = Severity.info
-    backends = ("hip", "metal")
     concepts = ("timeline-profiler",)
     references = (HIP_EXT,)
     summary = "`clock()` / `clock64()` read inside device code to time or throttle work."
@@ -56,9 +56,6 @@ class DeviceClock(Rule):
 @register
 class DevicePrintf(Rule):
     code = "XL101"
-    name = "device-printf"
-    severity = Severity.info
-    backends = ("metal",)
     concepts = ("device-printf",)
     references = (METAL_LOGGING, HIP_EXT)
     summary = "`printf` inside device code."
@@ -86,9 +83,6 @@ class DevicePrintf(Rule):
 @register
 class DeviceMalloc(Rule):
     code = "XL102"
-    name = "device-malloc"
-    severity = Severity.warning
-    backends = ("metal",)
     concepts = ("device-malloc",)
     references = (HIP_EXT, MSL_SPEC)
     summary = "Heap allocation inside device code (`malloc`, `free`, `new`, `delete`)."

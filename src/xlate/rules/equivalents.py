@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from operator import attrgetter
 
-from xlate.rules.base import Hazard, Occurrence, Rule, Severity, SourceView, register
+from xlate.cuda.source import Occurrence, SourceView
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register, silenced_symbols
+from xlate.rules.syntax import guarded_by_hip
 
 HIPIFY_TABLES = "https://github.com/ROCm/HIPIFY"
 # A relation that says an equivalent exists, or that nobody has decided yet: not a finding.
 NOT_MISSING = frozenset({"same", "renamed", "approximate", "unknown"})
 # Syntax nodes of an #include's header name (the occurrence of a header symbol).
 INCLUDE_NODES = frozenset({"system_lib_string", "string_content", "string_literal"})
+_CODES = {"hip": "XL090", "metal": "XL091"}
 
 
 def is_include(occ: Occurrence) -> bool:
@@ -20,25 +23,11 @@ def is_include(occ: Occurrence) -> bool:
     return occ.node is not None and occ.node.type in INCLUDE_NODES
 
 
-@lru_cache(maxsize=1)
-def covered_symbols() -> frozenset[str]:
-    """Symbols a dedicated rule already explains in context (its message says what to do instead)."""
-    from xlate.rules import arch, launch, masks, matrix, memory, precision, runtime, sync
-
-    return frozenset().union(
-        launch.CLUSTER_NAMES, launch.GRID_SYNC_NAMES, launch.DEVICE_LAUNCH_NAMES,
-        memory.TEXTURE_NAMES, memory.L2_NAMES, sync.ASYNC_COPY_NAMES, sync.BARRIER_FUNCS,
-        masks.MASKED, masks.MASK_RESULT, arch.ARCH_MACROS, arch.COMPILER_MACROS, arch.CC_ATTRS,
-        matrix.WMMA_FUNCS, precision.HALF_INTRINSICS, runtime.CACHE_CONFIG_CALLS, runtime.UNSUPPORTED_LIMITS,
-        {"asm", "wmma", "nvcuda::wmma", "double", "__launch_bounds__", "__syncwarp", "__threadfence_system",
-         "barrier", "pipeline", "mma.h", "cuda/barrier", "cuda/pipeline", "cuda_pipeline.h"},
-    )
-
-
 def _missing(src: SourceView, backend: str, includes: bool = True) -> Iterable[Occurrence]:
     """Occurrences without an equivalent on `backend` (one per line and symbol); `includes=False`
-    leaves out headers named by #include lines."""
-    covered = covered_symbols()
+    leaves out headers named by #include lines. For HIP, uses inside a preprocessor branch that
+    tests a HIP macro are left out: that code is already split by platform."""
+    covered = silenced_symbols(_CODES[backend])
     seen: set[tuple[int, str]] = set()
     equivalent, relation = attrgetter(backend), attrgetter(f"{backend}_relation")
     for occ in src.occurrences:
@@ -53,6 +42,8 @@ def _missing(src: SourceView, backend: str, includes: bool = True) -> Iterable[O
         key = (occ.line, occ.symbol)
         if key in seen:
             continue
+        if backend == "hip" and occ.node is not None and guarded_by_hip(src, occ.node):
+            continue
         seen.add(key)
         yield occ
 
@@ -64,9 +55,6 @@ def _about(occ: Occurrence) -> str:
 @register
 class NoHipEquivalent(Rule):
     code = "XL090"
-    name = "no-hip-equivalent"
-    severity = Severity.warning
-    backends = ("hip",)
     references = (HIPIFY_TABLES,)
     summary = "A CUDA symbol that the glossary's symbol map marks as having no HIP equivalent."
     why = (
@@ -76,14 +64,16 @@ class NoHipEquivalent(Rule):
         "calls unresolved at compile or link time. Symbols that a dedicated rule covers (clusters, "
         "textures, asynchronous copies, ...) are reported by that rule instead."
     )
-    example = "cudaCtxResetPersistingL2Cache();\n"
+    example = "cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"  \
+              "                                   cudaFlushGPUDirectRDMAWritesToOwner);\n"
     fix = (
         "Look the symbol up (`xlate lookup SYMBOL`) for the closest concept on AMD, remove the call if it "
         "is only a performance hint, or keep it in an NVIDIA-only branch."
     )
     fixed_example = (
-        "#if defined(__HIP_PLATFORM_NVIDIA__) || defined(__CUDACC__)\n"
-        "cudaCtxResetPersistingL2Cache();\n"
+        "#if !defined(__HIP_PLATFORM_AMD__)  // NVIDIA only\n"
+        "cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,\n"
+        "                                   cudaFlushGPUDirectRDMAWritesToOwner);\n"
         "#endif\n"
     )
 
@@ -99,9 +89,6 @@ class NoHipEquivalent(Rule):
 @register
 class NoMetalEquivalent(Rule):
     code = "XL091"
-    name = "no-metal-equivalent"
-    severity = Severity.info
-    backends = ("metal",)
     summary = "A CUDA symbol that the glossary's symbol map marks as having no Metal or MLX equivalent."
     why = (
         "Metal is a different API, not a renamed CUDA: many device functions map to MSL built-ins and "

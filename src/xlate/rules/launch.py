@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, SymbolRule, call_name, register
+from tree_sitter import Node
+
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_name
+from xlate.rules.model import Hazard, Rule, SymbolRule
+from xlate.rules.registry import register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT
-from xlate.rules.syntax import name_nodes, text
+from xlate.rules.syntax import guarded_by_hip, name_nodes, text
 
 HIP_COOP = "https://rocm.docs.amd.com/projects/HIP/en/latest/how-to/hip_runtime_api/cooperative_groups.html"
 CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/SemaCUDA/cluster_dims.cu"
@@ -15,9 +20,7 @@ CLANG_CLUSTER_TEST = "https://github.com/llvm/llvm-project/blob/main/clang/test/
 @register
 class LaunchBoundsSemantics(Rule):
     code = "XL030"
-    name = "launch-bounds-semantics"
-    severity = Severity.warning
-    backends = ("hip",)
+    covers = frozenset({"__launch_bounds__"})
     concepts = ("launch-bounds", "occupancy")
     references = (HIP_EXT,)
     summary = "`__launch_bounds__` with a second (or third) argument, whose meaning differs in HIP."
@@ -46,18 +49,30 @@ class LaunchBoundsSemantics(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for lb in src.nodes("launch_bounds"):
+            if guarded_by_hip(src, lb):
+                continue  # the author wrote these bounds for one platform
             args = [c for c in lb.named_children if c.type != "comment"]
             if len(args) >= 3:
                 yield self.hazard(
                     src, args[2],
                     "third __launch_bounds__ argument (max blocks per cluster) has no HIP meaning; remove it for HIP",
                 )
-            if len(args) >= 2:
+            if len(args) >= 2 and not _defined_per_platform(src, args[1]):
                 yield self.hazard(
                     src, args[1],
                     f"second __launch_bounds__ argument '{text(args[1])}' means min blocks per SM in CUDA but "
                     "min wavefronts per SIMD (execution unit) in HIP: recompute it for AMD",
                 )
+
+
+def _defined_per_platform(src: SourceView, arg: Node) -> bool:
+    """Whether an argument is a macro whose every #define sits under a condition testing HIP: the
+    value was chosen per platform (what the rule's fix asks for)."""
+    if arg.type != "identifier":
+        return False
+    name = text(arg)
+    defs = [d for d in src.nodes("preproc_def") if (n := d.child_by_field_name("name")) is not None and text(n) == name]
+    return bool(defs) and all(guarded_by_hip(src, d) for d in defs)
 
 
 DEVICE_LAUNCH_API = frozenset({
@@ -71,9 +86,7 @@ DEVICE_LAUNCH_NAMES = frozenset({"cudaStreamTailLaunch", "cudaStreamFireAndForge
 @register
 class DynamicParallelism(Rule):
     code = "XL031"
-    name = "dynamic-parallelism"
-    severity = Severity.error
-    backends = ("hip", "metal")
+    covers = DEVICE_LAUNCH_NAMES
     concepts = ("dynamic-parallelism", "kernel-launch")
     references = (HIP_EXT, CUDA_GUIDE)
     summary = "A kernel launched from device code (CUDA dynamic parallelism or device graph launch)."
@@ -104,7 +117,7 @@ class DynamicParallelism(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for launch in src.nodes("kernel_call_syntax"):
-            call = launch.parent
+            call = src.parent(launch)
             if call is not None and src.in_device_code(launch):
                 yield self.hazard(
                     src, call,
@@ -138,9 +151,7 @@ CLUSTER_NAMES = frozenset({
 @register
 class ThreadBlockCluster(SymbolRule):
     code = "XL032"
-    name = "thread-block-cluster"
-    severity = Severity.error
-    backends = ("hip", "metal")
+    covers = CLUSTER_NAMES
     concepts = ("thread-block-cluster", "distributed-shared-memory")
     references = (CUDA_GUIDE, CLANG_CLUSTER_TEST)
     summary = "Thread block clusters and distributed shared memory (Hopper and later)."
@@ -154,8 +165,7 @@ class ThreadBlockCluster(SymbolRule):
     )
     example = (
         "__global__ void __cluster_dims__(2, 1, 1) k(float* out) {\n"
-        "  namespace cg = cooperative_groups;\n"
-        "  cg::cluster_group cluster = cg::this_cluster();\n"
+        "  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();\n"
         "  cluster.sync();\n"
         "}\n"
     )
@@ -188,9 +198,7 @@ GRID_SYNC_NAMES = frozenset({
 @register
 class CooperativeGridSync(SymbolRule):
     code = "XL033"
-    name = "cooperative-grid-sync"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = GRID_SYNC_NAMES
     concepts = ("grid-sync", "cooperative-groups")
     references = (HIP_COOP,)
     summary = "Grid-wide synchronisation through cooperative groups (`this_grid().sync()`, cooperative launch)."

@@ -6,7 +6,10 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, HIP_PORTING, MSL_SPEC
 from xlate.rules.syntax import (
     declarator_name,
@@ -61,13 +64,14 @@ def _contains_mask_result(node: Node) -> bool:
     return False
 
 
-def _declarations_around(calls: list[Node]) -> list[Node]:
+_DECLARATION_BOUNDS = frozenset({"declaration", "compound_statement", "function_definition"})
+
+
+def _declarations_around(src: SourceView, calls: list[Node]) -> list[Node]:
     """The declarations (if any) that each mask-returning call sits in, without duplicates."""
     found: dict[int, Node] = {}
     for call in calls:
-        cur = call.parent
-        while cur is not None and cur.type not in ("declaration", "compound_statement", "function_definition"):
-            cur = cur.parent
+        cur = src.enclosing(call, _DECLARATION_BOUNDS)
         if cur is not None and cur.type == "declaration":
             found[cur.start_byte] = cur
     return [found[k] for k in sorted(found)]
@@ -76,9 +80,7 @@ def _declarations_around(calls: list[Node]) -> list[Node]:
 @register
 class LaneMaskWidth(Rule):
     code = "XL010"
-    name = "lane-mask-width"
-    severity = Severity.warning
-    backends = ("hip",)
+    covers = MASK_RESULT
     concepts = ("warp-ballot", "warp-active-mask", "lane-id")
     references = (HIP_EXT, HIP_PORTING)
     summary = "Lane masks held in 32 bits: 0xffffffff masks, ballot results in `unsigned`, `1 << lane`."
@@ -92,7 +94,7 @@ class LaneMaskWidth(Rule):
     example = (
         "__global__ void count(const int* flags, int* out) {\n"
         "  unsigned votes = __ballot_sync(0xffffffff, flags[threadIdx.x] != 0);\n"
-        "  if ((threadIdx.x & 31) == 0) atomicAdd(out, __popc(votes));\n"
+        "  if (threadIdx.x % warpSize == 0) atomicAdd(out, __popc(votes));\n"
         "}\n"
     )
     fix = (
@@ -126,7 +128,7 @@ class LaneMaskWidth(Rule):
 
         ballot_vars: set[str] = set()
         mask_calls = src.calls(MASK_RESULT)
-        for decl in _declarations_around(mask_calls):
+        for decl in _declarations_around(src, mask_calls):
             type_node = decl.child_by_field_name("type")
             if type_node is None:
                 continue
@@ -160,7 +162,7 @@ class LaneMaskWidth(Rule):
         for left in src.int_literals((1,), max_length=4):
             if "ll" in literal_suffix(left):
                 continue
-            shift = left.parent
+            shift = src.parent(left)
             if shift is None or shift.type != "binary_expression" or shift.child_by_field_name("left") != left:
                 continue
             right = shift.child_by_field_name("right")
@@ -187,7 +189,7 @@ class LaneMaskWidth(Rule):
                     f"lane mask {text(name)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: define it as ~0ull",
                 )
         for ident in src.named(names):
-            decl = ident.parent
+            decl = src.parent(ident)
             if ident.type != "identifier" or decl is None or decl.type != "init_declarator":
                 continue
             value = decl.child_by_field_name("value")
@@ -204,9 +206,7 @@ class LaneMaskWidth(Rule):
 @register
 class WarpSyncMask(Rule):
     code = "XL011"
-    name = "warp-sync-mask"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = MASKED
     concepts = ("warp-level-primitives", "warp-barrier", "warp-shuffle")
     references = (HIP_EXT, MSL_SPEC)
     summary = "A `*_sync` warp intrinsic or `__syncwarp` called with a partial or computed member mask."
@@ -220,7 +220,7 @@ class WarpSyncMask(Rule):
     )
     example = (
         "__global__ void k(float* x) {\n"
-        "  unsigned active = __ballot_sync(0xffffffff, x[threadIdx.x] > 0);\n"
+        "  unsigned long long active = __ballot_sync(~0ull, x[threadIdx.x] > 0);\n"
         "  if (x[threadIdx.x] > 0)\n"
         "    x[threadIdx.x] = __shfl_sync(active, x[threadIdx.x], 0);\n"
         "}\n"

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from xlate.rules.asm import asm_template
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, register
+from xlate.cuda.source import SourceView
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import text
 
@@ -18,9 +20,7 @@ MMA_ASM = ("mma.sync", "wgmma.", "ldmatrix", "stmatrix", "tcgen05.", "mma.sp")
 @register
 class TensorCoreFragment(Rule):
     code = "XL060"
-    name = "tensor-core-fragment"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = WMMA_FUNCS | {"wmma", "nvcuda::wmma", "mma.h"}
     concepts = ("matrix-fragment-api", "warp-mma", "tensor-core")
     references = (HIP_EXT, ROCWMMA, MSL_SPEC)
     summary = "Warp matrix fragments (`nvcuda::wmma`) and inline `mma`/`wgmma`/`ldmatrix` tensor-core code."
@@ -73,8 +73,8 @@ class TensorCoreFragment(Rule):
                 continue
             name = text(node)
             hit = name == "wmma" and (node.type == "namespace_identifier" or (
-                node.parent is not None and node.parent.type in ("qualified_identifier", "nested_namespace_specifier")))
-            hit = hit or (name in WMMA_FUNCS and node.type == "identifier")
+                _parent_type(src, node) in ("qualified_identifier", "nested_namespace_specifier")))
+            hit = hit or (name in WMMA_FUNCS and node.type == "identifier" and not _in_namespace(src, node, "rocwmma"))
             if hit and once(node.start_point[0]):
                 yield self.hazard(
                     src, node,
@@ -86,3 +86,18 @@ class TensorCoreFragment(Rule):
             if any(m in tmpl for m in MMA_ASM) and once(asm.start_point[0]):
                 yield self.hazard(src, asm, "inline tensor-core PTX (mma/wgmma/ldmatrix) assumes NVIDIA register "
                                             "layouts: use rocWMMA/MFMA on AMD and simdgroup_matrix on Metal")
+
+
+def _in_namespace(src: SourceView, node: Node, namespace: str) -> bool:
+    """Whether a name is written `namespace::name` (rocWMMA's functions share NVIDIA's names: a
+    call through rocwmma:: is the port, not the hazard)."""
+    parent = src.parent(node)
+    if parent is None or parent.type != "qualified_identifier":
+        return False
+    scope = parent.child_by_field_name("scope")
+    return scope is not None and text(scope) == namespace
+
+
+def _parent_type(src: SourceView, node: Node) -> str | None:
+    parent = src.parent(node)
+    return parent.type if parent is not None else None

@@ -7,17 +7,10 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
-from xlate.rules.base import (
-    Hazard,
-    Rule,
-    Severity,
-    SourceView,
-    SymbolRule,
-    call_arguments,
-    call_name,
-    is_kernel,
-    register,
-)
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name, is_kernel
+from xlate.rules.model import Hazard, Rule, SymbolRule
+from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
 from xlate.rules.syntax import evaluate, file_constants, has_qualifier, strip_parens, text, type_bytes
 
@@ -70,9 +63,6 @@ def _limits_text(backends: tuple[str, ...]) -> str:
 @register
 class SharedMemoryCapacity(Rule):
     code = "XL040"
-    name = "shared-memory-capacity"
-    severity = Severity.warning
-    backends = ("hip", "metal")
     concepts = ("shared-memory", "dynamic-shared-memory")
     references = (AMD_GPU_SPECS, METAL_TG_LIMIT, METAL_FEATURE_TABLES)
     summary = "Shared memory per block above 64 KiB (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory)."
@@ -150,7 +140,7 @@ class SharedMemoryCapacity(Rule):
             value = evaluate(config[2], consts)
             if value is None:
                 continue
-            call = launch.parent
+            call = src.parent(launch)
             kernel = call_name(call) if call is not None else ""
             total = value + kernel_static.get(kernel, 0)
             if _backends_over(total):
@@ -200,9 +190,7 @@ TEXTURE_NAMES = frozenset({
 @register
 class TextureObject(SymbolRule):
     code = "XL041"
-    name = "texture-object"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = TEXTURE_NAMES
     concepts = ("texture-memory",)
     references = (HIP_EXT,)
     summary = "Texture and surface objects or references, and their fetch functions."
@@ -237,10 +225,10 @@ class TextureObject(SymbolRule):
         "Metal binds textures as typed arguments with samplers: read global memory instead or rewrite"
     )
 
-    def applies(self, node: Node) -> bool:
+    def applies(self, src: SourceView, node: Node) -> bool:
         if text(node) in ("texture", "surface"):
             # only the legacy template `texture<T, dim, mode>` / `surface<void, dim>`, not any variable
-            parent = node.parent
+            parent = src.parent(node)
             return parent is not None and parent.type == "template_type"
         return True
 
@@ -256,9 +244,7 @@ L2_NAMES = frozenset({
 @register
 class L2Persistence(SymbolRule):
     code = "XL042"
-    name = "l2-persistence"
-    severity = Severity.info
-    backends = ("metal",)
+    covers = L2_NAMES
     concepts = ("l2-cache",)
     references = (CUDA_GUIDE,)
     summary = "L2 persistence controls: access policy windows and the persisting-L2 carve-out."
@@ -269,9 +255,9 @@ class L2Persistence(SymbolRule):
         "port still runs without them."
     )
     example = (
-        "cudaStreamAttrValue attr = {};\n"
-        "attr.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;\n"
-        "cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &attr);\n"
+        "cudaAccessPolicyWindow window = {};\n"
+        "window.hitProp = cudaAccessPropertyPersisting;\n"
+        "cudaCtxResetPersistingL2Cache();\n"
     )
     fix = "Drop the hint on Metal (and measure); improve locality by tiling or by reusing data within a dispatch instead."
     fixed_example = "// no cache-residency hint: rely on tiling for reuse\n"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, register
+from xlate.cuda.source import SourceView
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import MSL_SPEC
 from xlate.rules.syntax import text
 
@@ -15,9 +17,7 @@ DOUBLE_VECTORS = frozenset({"double1", "double2", "double3", "double4"})
 @register
 class NoFp64Metal(Rule):
     code = "XL070"
-    name = "no-fp64-metal"
-    severity = Severity.warning
-    backends = ("metal",)
+    covers = frozenset({"double"})
     references = (MSL_SPEC,)
     summary = "`double` (or a double vector type) used in device code."
     why = (
@@ -72,9 +72,7 @@ HALF_INTRINSICS = frozenset({
 @register
 class HalfIntrinsics(Rule):
     code = "XL071"
-    name = "half-intrinsics"
-    severity = Severity.info
-    backends = ("metal",)
+    covers = HALF_INTRINSICS
     concepts = ("fp16-format",)
     references = (MSL_SPEC,)
     summary = "CUDA half-precision intrinsics (`__hadd2`, `__hfma2`, `__float2half`, ...) in device code."
@@ -105,7 +103,7 @@ class HalfIntrinsics(Rule):
             name = text(node)
             if node.type != "identifier" or node.start_point[0] in lines:
                 continue
-            parent = node.parent
+            parent = src.parent(node)
             if parent is None or parent.type != "call_expression" or not src.in_device_code(node):
                 continue
             lines.add(node.start_point[0])

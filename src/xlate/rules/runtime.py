@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, register
-from xlate.rules.syntax import strip_parens, text
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
+from xlate.rules.syntax import guarded_by_hip, strip_parens, text
 
 HIP_RUNTIME_SOURCE = "https://github.com/ROCm/clr"
 
@@ -20,9 +23,7 @@ CACHE_CONFIG_CALLS = frozenset({
 @register
 class CacheConfigHint(Rule):
     code = "XL043"
-    name = "cache-config-hint"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = CACHE_CONFIG_CALLS
     concepts = ("l1-cache", "shared-memory", "bank-conflict")
     references = (HIP_RUNTIME_SOURCE,)
     summary = "L1/shared-memory split and shared-memory bank-size settings (`cudaFuncSetCacheConfig`, ...)."
@@ -46,6 +47,8 @@ class CacheConfigHint(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for call in src.calls(CACHE_CONFIG_CALLS):
+            if guarded_by_hip(src, call):
+                continue  # already kept out of the HIP build
             name = call_name(call)
             what = "bank size" if "SharedMem" in name else "L1/shared split"
             yield self.hazard(
@@ -69,9 +72,7 @@ LIMIT_CALLS = frozenset({"cudaDeviceSetLimit", "cudaDeviceGetLimit", "cuCtxSetLi
 @register
 class UnsupportedDeviceLimit(Rule):
     code = "XL044"
-    name = "unsupported-device-limit"
-    severity = Severity.warning
-    backends = ("hip",)
+    covers = UNSUPPORTED_LIMITS
     concepts = ("device-properties",)
     references = (HIP_RUNTIME_SOURCE,)
     summary = "`cudaDeviceSetLimit` / `cudaDeviceGetLimit` with a limit HIP does not implement."
@@ -94,6 +95,8 @@ class UnsupportedDeviceLimit(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for call in src.calls(LIMIT_CALLS):
+            if guarded_by_hip(src, call):
+                continue  # already kept out of the HIP build
             args = call_arguments(call)
             index = 1 if call_name(call).endswith("GetLimit") else 0
             if index >= len(args):

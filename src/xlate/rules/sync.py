@@ -7,7 +7,10 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.rules.asm import asm_template
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, call_arguments, call_name, call_qualified_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name, call_qualified_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import CUDA_GUIDE, HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import declared_type, name_nodes, names_in, strip_parens, text
 
@@ -28,9 +31,7 @@ ASYNC_ASM = ("cp.async", "cp.reduce.async", "tensormap")
 @register
 class AsyncCopy(Rule):
     code = "XL050"
-    name = "async-copy"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = ASYNC_COPY_NAMES | {"pipeline", "cuda/pipeline", "cuda_pipeline.h"}
     concepts = ("async-copy", "tensor-memory-accelerator")
     references = (CUDA_GUIDE,)
     summary = "Asynchronous global-to-shared copies: `cp.async`, `memcpy_async`, pipelines and TMA."
@@ -70,7 +71,7 @@ class AsyncCopy(Rule):
         lines: set[int] = set()
         for node in name_nodes(src, ASYNC_COPY_NAMES | {"pipeline"}):
             name = text(node)
-            if name == "pipeline" and not _in_cuda_namespace(node):
+            if name == "pipeline" and not _in_cuda_namespace(src, node):
                 continue
             lines.add(node.start_point[0])
             yield self.hazard(
@@ -91,13 +92,13 @@ class AsyncCopy(Rule):
                                             "load through registers instead")
 
 
-def _in_cuda_namespace(node: Node) -> bool:
-    parent = node.parent
+def _in_cuda_namespace(src: SourceView, node: Node) -> bool:
+    parent = src.parent(node)
     while parent is not None and parent.type in ("qualified_identifier", "template_type"):
         first = parent.named_children[0] if parent.named_children else None
         if first is not None and first.type == "namespace_identifier" and text(first) in ("cuda", "std"):
             return text(first) == "cuda"
-        parent = parent.parent
+        parent = src.parent(parent)
     return False
 
 
@@ -111,9 +112,7 @@ BARRIER_FUNCS = frozenset({
 @register
 class AsyncBarrier(Rule):
     code = "XL051"
-    name = "async-barrier"
-    severity = Severity.warning
-    backends = ("hip", "metal")
+    covers = BARRIER_FUNCS | {"barrier", "cuda/barrier"}
     concepts = ("async-barrier", "block-barrier")
     references = (CUDA_GUIDE,)
     summary = "Split arrive/wait barriers: `cuda::barrier`, `cuda::std::barrier` in device code, mbarrier."
@@ -148,7 +147,7 @@ class AsyncBarrier(Rule):
             if node.type not in ("type_identifier", "identifier"):
                 continue
             name = text(node)
-            if name == "barrier" and _in_cuda_namespace(node) and node.start_point[0] not in lines:
+            if name == "barrier" and _in_cuda_namespace(src, node) and node.start_point[0] not in lines:
                 lines.add(node.start_point[0])
                 yield self.hazard(src, node, "cuda::barrier (split arrive/wait) has no HIP or Metal equivalent: "
                                              "use a full block barrier (__syncthreads / threadgroup_barrier)")
@@ -173,9 +172,6 @@ WIDE_WORDS = frozenset({"double", "long", "int64_t", "uint64_t", "size_t", "ulon
 @register
 class Atomic64Bit(Rule):
     code = "XL052"
-    name = "atomic-64bit"
-    severity = Severity.warning
-    backends = ("metal",)
     concepts = ("atomic-add", "atomic-compare-and-swap")
     references = (MSL_SPEC,)
     summary = "Atomics on 64-bit values (double, long long, unsigned long long)."
@@ -186,9 +182,8 @@ class Atomic64Bit(Rule):
         "has no `double`."
     )
     example = (
-        "__global__ void total(const double* x, double* sum, unsigned long long* count) {\n"
-        "  atomicAdd(sum, x[threadIdx.x]);\n"
-        "  atomicAdd(count, 1ull);\n"
+        "__global__ void count_hits(const float* x, unsigned long long* count) {\n"
+        "  if (x[threadIdx.x] > 0.0f) atomicAdd(count, 1ull);\n"
         "}\n"
     )
     fix = (
@@ -214,7 +209,7 @@ class Atomic64Bit(Rule):
                 return_type = None
                 for ident in names_in(args[0]):
                     if ident.type == "identifier":
-                        return_type = declared_type(text(ident), call)
+                        return_type = declared_type(src, text(ident), call)
                         break
                 type_text = return_type
             if type_text is None:
@@ -240,9 +235,7 @@ def _pointee_type(arg: Node) -> str | None:
 @register
 class SystemScopeAtomic(Rule):
     code = "XL053"
-    name = "system-scope-atomic"
-    severity = Severity.warning
-    backends = ("metal",)
+    covers = frozenset({"__threadfence_system"})
     concepts = ("scoped-atomics", "memory-fence-system")
     references = (HIP_EXT, MSL_SPEC)
     summary = "System-scope atomics and fences (`atomicAdd_system`, `__threadfence_system`)."

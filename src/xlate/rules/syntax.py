@@ -8,9 +8,8 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
-from xlate.rules.base import SourceView, ancestors, enclosing_function
-
-NAME_TYPES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
+from xlate.cuda.source import SourceView, parse_int
+from xlate.cuda.tree import NAME_TYPES
 
 _INT_SUFFIX = re.compile(r"[uUlL]+$")
 
@@ -24,23 +23,6 @@ def int_literal(node: Node) -> int | None:
     if node.type != "number_literal":
         return None
     return parse_int(text(node))
-
-
-def parse_int(raw: str) -> int | None:
-    raw = raw.replace("'", "").strip()
-    body = _INT_SUFFIX.sub("", raw)
-    try:
-        if body.lower().startswith("0x"):
-            return int(body[2:], 16)
-        if body.lower().startswith("0b"):
-            return int(body[2:], 2)
-        if len(body) > 1 and body.startswith("0") and body.isdigit():
-            return int(body, 8)
-        if body.isdigit():
-            return int(body)
-    except ValueError:
-        return None
-    return None
 
 
 def literal_suffix(node: Node) -> str:
@@ -81,21 +63,6 @@ def strip_parens(node: Node) -> Node:
 def operator(node: Node) -> str:
     op = node.child_by_field_name("operator")
     return text(op) if op is not None else ""
-
-
-def statement_root(node: Node) -> Node:
-    """The nearest enclosing statement, declaration or preprocessor line (where constant contexts end)."""
-    for parent in ancestors(node):
-        if parent.type.endswith("statement") or parent.type in (
-            "declaration",
-            "field_declaration",
-            "parameter_declaration",
-            "static_assert_declaration",
-            "function_definition",
-            "template_declaration",
-        ):
-            return parent
-    return node
 
 
 def declarator_name(decl: Node) -> Node | None:
@@ -250,41 +217,44 @@ def _parse_expression(body: str) -> Node | None:
 # ---------------------------------------------------------------- declared types
 
 
-def declared_type(name: str, at: Node) -> str | None:
+def declared_type(src: SourceView, name: str, at: Node) -> str | None:
     """Type text of the nearest declaration of `name` visible from `at` (parameters, locals, file scope).
 
-    Pointer and array declarators add "*" so callers can tell `double* p` from `double d`.
+    Pointer and array declarators add "*" so callers can tell `double* p` from `double d`. Each
+    scope (the function around `at`, then the file) is read once per file into a table of its
+    declarations, so many questions cost one walk of each scope, not one walk per question.
     """
-    scopes: list[Node] = []
-    fn = enclosing_function(at)  # rare path: only atomics whose address is not cast
-    if fn is not None:
-        scopes.append(fn)
-    root = at
-    while root.parent is not None:
-        root = root.parent
-    scopes.append(root)
-    for scope in scopes:
-        found = _find_declaration(name, scope, file_scope=scope is root)
+    fn = src.function_of(at)
+    for scope, file_scope in ((fn, False), (src.tree.root_node, True)):
+        if scope is None:
+            continue
+        table = src.scratch("declarations").get(scope.id)
+        if table is None:
+            table = src.scratch("declarations")[scope.id] = _declarations(scope, file_scope)
+        found = table.get(name)
         if found is not None:
             return found
     return None
 
 
-def _find_declaration(name: str, scope: Node, file_scope: bool) -> str | None:
+def _declarations(scope: Node, file_scope: bool) -> dict[str, str]:
+    """Name -> type text of the declarations under a node (the first in document order wins);
+    at file scope, not those inside function bodies."""
+    table: dict[str, str] = {}
     stack = [scope]
     while stack:
         cur = stack.pop()
         if cur.type in ("parameter_declaration", "declaration", "field_declaration"):
             type_node = cur.child_by_field_name("type")
-            for decl in cur.children_by_field_name("declarator"):
-                ident = declarator_name(decl)
-                if ident is not None and text(ident) == name and type_node is not None:
-                    stars = "*" if _is_pointer_or_array(decl) else ""
-                    return text(type_node) + stars
+            if type_node is not None:
+                for decl in cur.children_by_field_name("declarator"):
+                    ident = declarator_name(decl)
+                    if ident is not None:
+                        table.setdefault(text(ident), text(type_node) + ("*" if _is_pointer_or_array(decl) else ""))
         if file_scope and cur.type == "function_definition":
             continue  # locals of other functions are not visible
         stack.extend(reversed(cur.named_children))
-    return None
+    return table
 
 
 def _is_pointer_or_array(decl: Node) -> bool:
@@ -314,3 +284,18 @@ def name_nodes(src: SourceView, names: frozenset[str] | set[str]) -> Iterator[No
         if row not in lines:
             lines.add(row)
             yield node
+
+
+_CONDITION_LINES = frozenset({"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"})
+
+
+def guarded_by_hip(src: SourceView, node: Node) -> bool:
+    """Whether the nearest preprocessor condition around a node tests a HIP macro: the author has
+    already split this code by platform (`#if defined(__HIP_PLATFORM_AMD__) ... #else ... #endif`),
+    so a rule about what HIP does with it has nothing to add. Read from the condition's text: any
+    macro with HIP in its name counts."""
+    line = src.enclosing(node, _CONDITION_LINES)
+    if line is None:
+        return False
+    cond = line.child_by_field_name("condition") or line.child_by_field_name("name")
+    return cond is not None and "HIP" in text(cond)

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
-from xlate.rules.base import SourceView
+from xlate.cuda.source import SourceView
 from xlate.rules.syntax import declarator_name, names_in, text
 
 THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank", "__lane_id"})

@@ -8,7 +8,10 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from xlate.rules.base import Hazard, Rule, Severity, SourceView, ancestors, call_arguments, call_name, register
+from xlate.cuda.source import SourceView
+from xlate.cuda.tree import call_arguments, call_name
+from xlate.rules.model import Hazard, Rule
+from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT
 from xlate.rules.syntax import (
     evaluate,
@@ -39,9 +42,6 @@ WARP_ARITH = {("&", 31): "lane index", ("%", 32): "lane index", ("/", 32): "warp
 @register
 class HardcodedWarpSize(Rule):
     code = "XL001"
-    name = "hardcoded-warp-size"
-    severity = Severity.warning
-    backends = ("hip",)
     concepts = ("warp-size", "lane-id", "warp-shuffle")
     references = (HIP_EXT, AMD_GPU_SPECS)
     summary = "A literal 32 (or 31, 5, 16) used as the warp width next to a thread or lane index."
@@ -59,7 +59,7 @@ class HardcodedWarpSize(Rule):
         "  int warp = threadIdx.x >> 5;\n"
         "  float v = x[threadIdx.x];\n"
         "  for (int off = 16; off > 0; off >>= 1)\n"
-        "    v += __shfl_down_sync(0xffffffff, v, off);\n"
+        "    v += __shfl_down(v, off);\n"
         "}\n"
     )
     fix = (
@@ -225,9 +225,9 @@ def _warp_operands(src: SourceView, consts: dict[str, int]) -> list[tuple[Node, 
     candidates += [n for n in src.named(names) if n.type == "identifier"] if names else []
     found: dict[int, tuple[Node, Node]] = {}
     for operand in candidates:
-        outer, parent = operand, operand.parent
+        outer, parent = operand, src.parent(operand)
         while parent is not None and parent.type == "parenthesized_expression":
-            outer, parent = parent, parent.parent
+            outer, parent = parent, src.parent(parent)
         if parent is not None and parent.type == "binary_expression" and parent.child_by_field_name("right") == outer:
             found[parent.start_byte * 1_000_003 + operand.start_byte] = (parent, operand)
     return [found[k] for k in sorted(found)]
@@ -305,9 +305,6 @@ def _lane_variables(fn: Node) -> set[str]:
 @register
 class WarpSizeNotConstexpr(Rule):
     code = "XL002"
-    name = "warpsize-not-constexpr"
-    severity = Severity.error
-    backends = ("hip",)
     concepts = ("warp-size",)
     references = (HIP_EXT,)
     summary = "`warpSize` used where C++ needs a compile-time constant."
@@ -340,7 +337,7 @@ class WarpSizeNotConstexpr(Rule):
         for node in src.named(("warpSize",)):
             if node.type not in ("identifier", "type_identifier"):
                 continue
-            context = _constant_context(node)
+            context = _constant_context(src, node)
             if context:
                 yield self.hazard(
                     src,
@@ -370,47 +367,62 @@ _CONSTANT_CONSTRUCTS = {
 }
 
 
-def _constant_context(node: Node) -> str | None:
+def _constant_context(src: SourceView, node: Node) -> str | None:
+    """The construct that needs `node` to be a compile-time constant, or None.
+
+    The answer for a node is the answer for its parent when the step between them decides nothing,
+    so every node passed on the way is remembered with the final answer: many uses of warpSize in
+    one long expression then cost one walk up, not one each.
+    """
+    memo = src.scratch("constant-context")
     child = node
-    for parent in ancestors(node):
+    passed: list[int] = []
+    result: str | None = None
+    while True:
+        if child.id in memo:
+            result = memo[child.id]
+            break
+        parent = src.parent(child)
+        if parent is None:
+            break
+        passed.append(child.id)
         t = parent.type
         if t in _EXPRESSION_TYPES:
             child = parent
             continue
         construct = _CONSTANT_CONSTRUCTS.get(t)
         if construct is not None:
-            return construct
+            result = construct
+            break
         if t == "array_declarator" and parent.child_by_field_name("size") == child:
-            return "an array size"
+            result = "an array size"
+            break
         if t == "case_statement" and parent.child_by_field_name("value") == child:
-            return "a case label"
-        if t == "optional_parameter_declaration" and parent.parent is not None and (
-            parent.parent.type == "template_parameter_list"
-        ):
-            return "a template parameter default"
-        if t == "condition_clause" and parent.parent is not None and parent.parent.type == "if_statement":
-            if any(c.type == "constexpr" for c in parent.parent.children):
-                return "an if constexpr condition"
-            return None
+            result = "a case label"
+            break
+        grand = src.parent(parent) if t in ("optional_parameter_declaration", "condition_clause", "init_declarator") else None
+        if t == "optional_parameter_declaration" and grand is not None and grand.type == "template_parameter_list":
+            result = "a template parameter default"
+            break
+        if t == "condition_clause" and grand is not None and grand.type == "if_statement":
+            if any(c.type == "constexpr" for c in grand.children):
+                result = "an if constexpr condition"
+            break
         if t == "init_declarator" and parent.child_by_field_name("value") == child:
-            decl = parent.parent
-            if decl is not None and any(
-                c.type == "type_qualifier" and c.text == b"constexpr" for c in decl.children
-            ):
-                return "a constexpr initialiser"
-            return None
+            if grand is not None and any(c.type == "type_qualifier" and c.text == b"constexpr" for c in grand.children):
+                result = "a constexpr initialiser"
+            break
         if t.endswith("statement") or t in ("function_definition", "compound_statement", "translation_unit"):
-            return None
+            break
         child = parent
-    return None
+    for key in passed:
+        memo[key] = result
+    return result
 
 
 @register
 class ImplicitWarpSynchronous(Rule):
     code = "XL003"
-    name = "implicit-warp-synchronous"
-    severity = Severity.warning
-    backends = ("hip", "metal")
     concepts = ("warp", "warp-barrier", "warp-reduce")
     references = (HIP_EXT,)
     summary = "A `volatile` shared-memory warp reduction that relies on lanes running in lockstep."

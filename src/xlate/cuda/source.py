@@ -1,45 +1,26 @@
-"""The hazard-rule interface: what a rule sees, what it reports, and the registry of rules.
+"""One parsed file as rules see it: the source, its tree, the CUDA symbols found in it, and fast
+answers to the questions rules ask (nodes of a type, names spelled a certain way, calls, qualified
+declarations, integer literals of given values, the function around a node, a node's parent).
 
-A rule is a class with documentation fields (rendered as one docs page per rule, like a linter's
-rule pages) and a `check` method that yields hazards for one parsed source file. Explain parses each
-file once, resolves symbol occurrences against the glossary, then runs every registered rule.
+Each question is answered by searching the bytes for the spellings involved and confirming every
+hit against the syntax tree through one `Locator` (see `tree.py`), so comments, strings and macro
+bodies never match, the cost follows the number of hits rather than the size of the tree, and no
+answer costs the depth of the tree per hit.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
-from enum import Enum
-from typing import ClassVar, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 from tree_sitter import Node, Tree
 
 from xlate.cuda.names import identifiers
+from xlate.cuda.tree import NAME_TYPES, Locator, function_qualifiers
 
-
-class Severity(str, Enum):
-    info = "info"
-    warning = "warning"
-    error = "error"
-
-    @property
-    def rank(self) -> int:
-        return {"info": 0, "warning": 1, "error": 2}[self.value]
-
-
-class Hazard(NamedTuple):
-    """One finding. Lines and columns are 1-based; columns count characters (not bytes)."""
-
-    line: int
-    column: int
-    rule: str  # stable code, e.g. "XL001"
-    name: str  # kebab-case, e.g. "hardcoded-warp-size"
-    severity: Severity
-    backends: tuple[str, ...]
-    message: str
-    end_line: int | None = None
-    end_column: int | None = None
+__all__ = ["NAME_TYPES", "Occurrence", "SourceView", "parse_int", "word_spans"]
 
 
 class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, and tuples build fast
@@ -58,8 +39,28 @@ class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, an
     metal_relation: str | None = None
 
 
-# Identifier-like node types: what `SourceView.named` looks for.
-NAME_TYPES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
+
+_INT_SUFFIX = re.compile(r"[uUlL]+$")
+
+
+def parse_int(raw: str) -> int | None:
+    """Value of an integer literal's spelling (decimal, hex, octal, binary; suffixes and ' separators
+    allowed), or None when it is not one."""
+    raw = raw.replace("'", "").strip()
+    body = _INT_SUFFIX.sub("", raw)
+    try:
+        if body.lower().startswith("0x"):
+            return int(body[2:], 16)
+        if body.lower().startswith("0b"):
+            return int(body[2:], 2)
+        if len(body) > 1 and body.startswith("0") and body.isdigit():
+            return int(body, 8)
+        if body.isdigit():
+            return int(body)
+    except ValueError:
+        return None
+    return None
+
 
 # Node types whose first (or, for `::new`, second) token is a fixed word: a search of the bytes
 # proposes that token and the tree confirms it, so finding them costs in proportion to the matches,
@@ -141,8 +142,6 @@ def _int_value(token: bytes) -> int | None:
     try:
         return _INT_VALUES[token]
     except KeyError:
-        from xlate.rules.syntax import parse_int
-
         if len(_INT_VALUES) > 100_000:  # a long-running editor session sees many files
             _INT_VALUES.clear()
         value = _INT_VALUES[token] = parse_int(token.decode("ascii", errors="replace"))
@@ -159,13 +158,15 @@ class SourceView:
     of hits rather than the tens of thousands of nodes of a large file.
     """
 
-    __slots__ = ("path", "source", "tree", "occurrences", "_memo", "_functions", "_nested", "_xl_consts", "_xl_thread_vars", "_ascii",
-                 "_function_starts")
+    __slots__ = ("path", "source", "tree", "occurrences", "locator", "_memo", "_functions", "_nested", "_xl_consts",
+                 "_xl_thread_vars", "_scratch", "_ascii", "_function_starts")
 
-    def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None) -> None:
+    def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None,
+                 locator: Locator | None = None) -> None:
         self.path = path
         self.source = source
         self.tree = tree
+        self.locator = locator if locator is not None else Locator(tree)
         self.occurrences: list[Occurrence] = occurrences if occurrences is not None else []
         # Answers shared by all rules (each question is asked by several rules), the function table,
         # the file's constants (syntax.file_constants) and thread-index locals (threadctx).
@@ -175,7 +176,52 @@ class SourceView:
         self._nested = False
         self._xl_consts: dict[str, int] | None = None
         self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
+        self._scratch: dict[object, dict] = {}  # memo tables of rule helpers (see scratch)
         self._ascii = source.isascii()  # byte columns are character columns
+
+    def parent(self, node: Node) -> Node | None:
+        """A node's parent, without tree-sitter's walk down from the root (see tree.Locator)."""
+        return self.locator.parent(node)
+
+    def ancestors(self, node: Node) -> Iterator[Node]:
+        """Parents of a node, nearest first."""
+        return self.locator.ancestors(node)
+
+    def enclosing(self, node: Node, types: frozenset[str]) -> Node | None:
+        """The nearest proper ancestor of a node whose type is one of `types`, or None.
+
+        Every node passed on the way up is remembered with the answer, so the uses of a name all
+        over one deep construct cost one walk up together, not one walk each."""
+        memo = self.scratch(("enclosing", types))
+        passed: list[int] = []
+        cur = self.locator.parent(node)
+        found: Node | None = None
+        while cur is not None:
+            key = cur.id
+            if key in memo:
+                found = memo[key]
+                break
+            if cur.type in types:
+                found = cur
+                break
+            passed.append(key)
+            cur = self.locator.parent(cur)
+        if found is not None:
+            memo[found.id] = found
+        for key in passed:
+            memo[key] = found
+        return found
+
+    def scratch(self, key: object) -> dict:
+        """A dictionary kept with this file for one rule helper's memo (the key names the helper)."""
+        table = self._scratch.get(key)
+        if table is None:
+            table = self._scratch[key] = {}
+        return table
+
+    def at(self, start: int, end: int) -> Node | None:
+        """The smallest node spanning bytes [start, end)."""
+        return self.locator.at(start, end)
 
     def text(self, node: Node) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
@@ -225,7 +271,7 @@ class SourceView:
         for t in types:
             found += self._nodes_of(t)
         if len(types) > 1:
-            found.sort(key=lambda n: n.start_byte)
+            found.sort(key=_document_order)
         return found
 
     def _nodes_of(self, node_type: str) -> list[Node]:
@@ -243,7 +289,8 @@ class SourceView:
         return found
 
     def _anchored(self, node_type: str) -> list[Node]:
-        at = self.tree.root_node.descendant_for_byte_range
+        at = self.locator.at
+        parent_of = self.locator.parent
         found: dict[int, Node] = {}
         pattern = _ANCHOR_PATTERNS.get(node_type)
         spans = [m.span() for m in pattern.finditer(self.source)] if pattern else word_spans(self.source, _ANCHOR_WORDS[node_type])
@@ -255,7 +302,7 @@ class SourceView:
                 if node.type == node_type:
                     found[node.start_byte] = node
                     break
-                node = node.parent
+                node = parent_of(node)
         return [found[k] for k in sorted(found)]
 
     def _queried(self, node_type: str) -> list[Node]:
@@ -268,24 +315,25 @@ class SourceView:
         except Exception:  # not a node type of this grammar: nothing to find
             return []
         found = QueryCursor(query).captures(self.tree.root_node).get("n", [])
-        return sorted((n for n in found if n.is_named), key=lambda n: n.start_byte)
+        return sorted((n for n in found if n.is_named), key=_document_order)
 
     def _function_definitions(self) -> list[Node]:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
         if self.tree.root_node.has_error:
             return self._queried("function_definition")  # a recovered body may open with a `{` the text lacks
-        at = self.tree.root_node.descendant_for_byte_range
+        at = self.locator.at
+        parent_of = self.locator.parent
         found: dict[int, Node] = {}
         for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
             token = at(start, end)
             if token is None or token.end_byte != end:
                 continue
-            parent = token.parent
+            parent = parent_of(token)
             if parent is None:
                 continue
-            owner = parent.parent
+            owner = parent_of(parent)
             if owner is not None and owner.type == "try_statement":
-                owner = owner.parent  # int f() try { ... } catch (...) { ... }
+                owner = parent_of(owner)  # int f() try { ... } catch (...) { ... }
             if owner is None or owner.type != "function_definition":
                 continue
             if parent.type in ("compound_statement", "default_method_clause", "delete_method_clause", "try_statement"):
@@ -301,7 +349,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = self.tree.root_node.descendant_for_byte_range
+        at = self.locator.at
         found = []
         for start, end in word_spans(self.source, [w.encode() for w in wanted]):
             node = at(start, end)
@@ -329,10 +377,10 @@ class SourceView:
             return cached
         found = []
         for name in self.spelled(wanted, NAME_TYPES):
-            call = _call_named_by(name)
+            call = _call_named_by(name, self.locator.parent)
             if call is not None:
                 found.append(call)
-        found.sort(key=lambda n: n.start_byte)
+        found.sort(key=_document_order)
         self._memo[key] = found
         return found
 
@@ -348,10 +396,10 @@ class SourceView:
             return cached
         found = []
         for token in self.spelled((qualifier,), frozenset((qualifier,))):
-            spec = token.parent
+            spec = self.parent(token)
             if spec is None or spec.type not in ("type_qualifier", "storage_class_specifier"):
                 continue
-            decl = spec.parent
+            decl = self.parent(spec)
             if decl is not None and decl.type in types:
                 found.append(decl)
         self._memo[key] = found
@@ -364,7 +412,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = self.tree.root_node.descendant_for_byte_range
+        at = self.locator.at
         found = []
         source = self.source
         n = len(source)
@@ -428,11 +476,17 @@ class SourceView:
         return None
 
 
-def _call_named_by(name: Node) -> Node | None:
+def _document_order(node: Node) -> tuple[int, int]:
+    """Sort key of document (pre-)order: by start, and of two nodes starting together the outer
+    first (`a->f(1)` inside `g(a->f(1))(2)`)."""
+    return node.start_byte, -node.end_byte
+
+
+def _call_named_by(name: Node, parent_of: Callable[[Node], Node | None]) -> Node | None:
     """The call_expression whose call_name is this name node, if any (call_name read backwards)."""
     cur = name
     while True:
-        parent = cur.parent
+        parent = parent_of(cur)
         if parent is None:
             return None
         t = parent.type
@@ -452,153 +506,3 @@ def _call_named_by(name: Node) -> Node | None:
         cur = parent
 
 
-def ancestors(node: Node) -> Iterator[Node]:
-    """Parents of a node, nearest first."""
-    parent = node.parent
-    while parent is not None:
-        yield parent
-        parent = parent.parent
-
-
-def enclosing_function(node: Node) -> Node | None:
-    """The nearest function_definition that contains the node, or None at file scope."""
-    for parent in ancestors(node):
-        if parent.type == "function_definition":
-            return parent
-    return None
-
-
-def function_qualifiers(fn: Node) -> set[str]:
-    """CUDA execution-space qualifiers of a function_definition (__global__, __device__, __host__)."""
-    found: set[str] = set()
-    for child in fn.children:
-        if child.type in ("__global__", "__device__", "__host__"):
-            found.add(child.type)
-        elif child.type == "function_declarator" or child.type == "compound_statement":
-            break
-    return found
-
-
-def is_kernel(fn: Node) -> bool:
-    return "__global__" in function_qualifiers(fn)
-
-
-def call_name(call: Node) -> str:
-    """The called name of a call_expression without namespaces or template arguments.
-
-    `cuda::memcpy_async(...)` gives "memcpy_async", `grid.sync()` gives "sync", `f<T>(x)` gives "f".
-    """
-    fn = call.child_by_field_name("function")
-    if fn is None:
-        return ""
-    return _last_name(fn)
-
-
-def call_qualified_name(call: Node) -> str:
-    """The called name with its namespace path, e.g. "cuda::memcpy_async" or "cg::this_grid"."""
-    fn = call.child_by_field_name("function")
-    if fn is None:
-        return ""
-    if fn.type == "template_function":
-        fn = fn.child_by_field_name("name") or fn
-    if fn.type == "qualified_identifier":
-        return (fn.text or b"").decode("utf-8", errors="replace").split("<", 1)[0].replace(" ", "")
-    return _last_name(fn)
-
-
-def call_arguments(call: Node) -> list[Node]:
-    """The argument expressions of a call_expression (comments excluded)."""
-    args = call.child_by_field_name("arguments")
-    if args is None:
-        return []
-    return [c for c in args.named_children if c.type != "comment"]
-
-
-def _last_name(node: Node) -> str:
-    while True:
-        if node.type in ("identifier", "field_identifier", "type_identifier", "namespace_identifier"):
-            return (node.text or b"").decode("utf-8", errors="replace")
-        if node.type == "qualified_identifier":
-            nxt = node.child_by_field_name("name")
-        elif node.type == "field_expression":
-            nxt = node.child_by_field_name("field")
-        elif node.type in ("template_function", "template_method"):
-            nxt = node.child_by_field_name("name")
-        elif node.type == "parenthesized_expression":
-            nxt = node.named_children[0] if node.named_children else None
-        else:
-            return ""
-        if nxt is None:
-            return ""
-        node = nxt
-
-
-class Rule:
-    """Base class for hazard rules. Subclasses set the documentation fields and implement check()."""
-
-    code: ClassVar[str]
-    name: ClassVar[str]
-    severity: ClassVar[Severity]
-    backends: ClassVar[tuple[str, ...]]
-    summary: ClassVar[str]  # one line: what it detects
-    why: ClassVar[str]  # why it breaks on HIP and/or Metal
-    example: ClassVar[str]  # CUDA code that triggers it
-    fix: ClassVar[str]  # what to write instead (prose, optionally with code)
-    fixed_example: ClassVar[str] = ""
-    concepts: ClassVar[tuple[str, ...]] = ()  # glossary concept ids the docs page links to
-    references: ClassVar[tuple[str, ...]] = ()  # official documentation the rule is based on
-
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        raise NotImplementedError
-
-    def hazard(
-        self, src: SourceView, node: Node, message: str, backends: tuple[str, ...] | None = None
-    ) -> Hazard:
-        """A finding at a node; `backends` narrows the rule's backends for this one finding."""
-        line, column = src.position(node)
-        end_line, end_column = src.end_position(node)
-        return Hazard(
-            line,
-            column,
-            self.code,
-            self.name,
-            self.severity,
-            backends or self.backends,
-            message,
-            end_line=end_line,
-            end_column=end_column,
-        )
-
-
-class SymbolRule(Rule):
-    """A rule whose every finding is a use of one of `symbols` (the first on its line, kept when
-    `applies` says so): the message is the symbol followed by `after_name`, the same advice wherever
-    it appears."""
-
-    symbols: ClassVar[frozenset[str]]
-    after_name: ClassVar[str]
-
-    def applies(self, node: Node) -> bool:
-        """Whether this use is a finding (subclasses narrow it, e.g. to preprocessor conditions)."""
-        return True
-
-    def check(self, src: SourceView) -> Iterable[Hazard]:
-        from xlate.rules.syntax import name_nodes, text
-
-        for node in name_nodes(src, self.symbols):
-            if self.applies(node):
-                yield self.hazard(src, node, text(node) + self.after_name)
-
-
-REGISTRY: dict[str, Rule] = {}
-
-
-def register(cls: type[Rule]) -> type[Rule]:
-    """Class decorator: add one instance of the rule to the registry (codes and names unique)."""
-    rule = cls()
-    if rule.code in REGISTRY:
-        raise ValueError(f"duplicate rule code {rule.code}")
-    if any(r.name == rule.name for r in REGISTRY.values()):
-        raise ValueError(f"duplicate rule name {rule.name}")
-    REGISTRY[rule.code] = rule
-    return cls

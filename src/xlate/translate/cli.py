@@ -1,0 +1,204 @@
+"""`xlate translate PATH... --to hip`: the command-line front end (argparse, no CLI framework, so a
+one-file call starts fast). Per-file problems are reported one line each and the run goes on."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from xlate.translate.options import Options
+from xlate.translate.report import Report, render_text
+
+EXIT_OK, EXIT_ERROR = 0, 2
+_FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "write"})
+
+
+def translate_job(job: Any, smap: Any, options: Options, keep_text: bool = False) -> dict[str, Any]:
+    """Read, translate and write one file; a plain dict comes back (it may cross a process boundary)."""
+    from xlate import explain
+    from xlate.translate import output
+    from xlate.translate.engine import translate_source
+
+    res: dict[str, Any] = {"path": job.shown, "target": str(job.target) if job.target else None, "changed": False,
+                           "errors": [], "report": Report(), "lines": 0, "text": None}
+    scratch = explain.empty_result(job.shown)
+    source = explain.read_source(job.source, scratch)
+    if source is None:
+        if scratch["errors"] and scratch["errors"][0]["kind"] == "empty":
+            source = _read_plain(job.source)  # an empty or blank file translates to itself
+        if source is None:
+            res["errors"] = scratch["errors"]
+            return res
+    try:
+        if source.strip():
+            result = translate_source(job.shown, source, smap, options)
+            text, res["report"], res["lines"] = result.text, result.report, result.lines
+            res["errors"].extend(result.errors)
+        else:
+            text = source
+    except RecursionError:
+        res["errors"].append({"kind": "internal", "message": "code nested too deeply to translate"})
+        return res
+    except Exception as exc:  # last line of defence: a per-file error, never a traceback
+        res["errors"].append({"kind": "internal", "message": f"could not translate this file: {type(exc).__name__}: {exc}"})
+        return res
+    assert text is not None
+    res["changed"] = text != source
+    try:
+        if job.target is None:
+            res["text"] = text
+        elif os.path.normpath(str(job.target)) == os.path.normpath(str(job.source)):
+            backup = output.write_in_place(job.source, source, text)
+            res["backup"] = str(backup) if backup else None
+        else:
+            output.write_atomic(job.target, text, mode_from=job.source)
+    except OSError as exc:
+        from xlate.cuda.files import describe_os_error
+
+        res["errors"].append({"kind": "write", "message": f"cannot write {job.target}: {describe_os_error(exc)}"})
+    if keep_text:
+        res["text"] = text
+    return res
+
+
+def _read_plain(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+# --- many files, in processes ---------------------------------------------------------------------
+
+_W: dict[str, Any] = {}
+
+
+def _init(root: str | None, options: Options) -> None:
+    from xlate import explain, symbols
+
+    _W["smap"] = symbols.load(Path(root) if root else None)
+    _W["options"] = options
+    explain.load_rules()
+    explain.quiet_gc()
+
+
+def _work(job: Any) -> dict[str, Any]:
+    res = translate_job(job, _W["smap"], _W["options"])
+    res["report"] = res["report"].as_json()  # a Report of Counters pickles larger and slower
+    return res
+
+
+def run_jobs(jobs: list[Any], smap: Any, options: Options, workers: int, root: Path | None) -> list[dict[str, Any]]:
+    from xlate import explain
+
+    if workers > 1 and len(jobs) >= 2 * workers:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(str(root) if root else None, options)) as pool:
+            chunk = max(1, min(32, len(jobs) // (workers * 4)))
+            results = list(pool.map(_work, jobs, chunksize=chunk))
+        for r in results:
+            r["report"] = _report_from_json(r["report"])
+        return results
+    explain.load_rules()
+    return [translate_job(job, smap, options) for job in jobs]
+
+
+def _report_from_json(data: dict[str, Any]) -> Report:
+    from collections import Counter
+
+    return Report(Counter(data["rewritten"]), Counter(data["fixed"]), Counter(data["flagged"]),
+                  Counter(data["unknown"]), Counter(data["no_hip_equivalent"]))
+
+
+def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: bool = False, keep_extension: bool = False,
+        options: Options | None = None, summary: str = "text", jobs: int | None = None, glossary: Path | None = None,
+        stdout: Any = None, stderr: Any = None) -> int:
+    from xlate import symbols
+    from xlate.translate import output
+
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    options = options or Options()
+    if to != "hip":
+        print(f"error: --to {to!r}: only hip is supported", file=stderr)
+        return EXIT_ERROR
+    planned, plan_errors, fatal = output.plan(paths, out, in_place, keep_extension)
+    if fatal:
+        print(f"error: {fatal}", file=stderr)
+        return EXIT_ERROR
+    try:
+        smap = symbols.load(glossary)
+    except Exception as exc:
+        from xlate import index as ix
+
+        if not isinstance(exc, (ix.IndexError_, OSError)):
+            raise
+        from xlate.errors import report
+
+        return report(exc, stderr)
+    workers = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
+    results = run_jobs(planned, smap, options, workers, glossary)
+    total = Report()
+    failed = 0
+    for e in plan_errors:
+        print(f"{e.shown}: error: {e.message}", file=stderr)
+        failed += 1
+    for r in results:
+        if r["text"] is not None and r["target"] is None:
+            try:
+                stdout.buffer.write(r["text"]) if hasattr(stdout, "buffer") else stdout.write(r["text"].decode("utf-8", "replace"))
+            except BrokenPipeError:
+                raise
+        for err in r["errors"]:
+            where = f":{err['line']}" if "line" in err else ""
+            level = "error" if err["kind"] in _FATAL_KINDS else "warning"
+            print(f"{r['path']}{where}: {level}: {err['message']}", file=stderr)
+        if any(err["kind"] in _FATAL_KINDS for err in r["errors"]):
+            failed += 1
+        total.merge(r["report"])
+    changed = sum(1 for r in results if r["changed"])
+    if summary == "text":
+        print(render_text(total, len(results) + len(plan_errors), changed, failed), file=stderr)
+    elif summary == "json":
+        print(json.dumps({"files": len(results) + len(plan_errors), "changed": changed, "errors": failed,
+                          **total.as_json()}, indent=1), file=stderr)
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+def main(argv: list[str]) -> int:
+    from xlate.errors import argument_parser
+
+    p = argument_parser("xlate translate", (
+        "Translate CUDA source to HIP by the symbol rows: names, headers, CUDA macro tests, launches; "
+        "hazards that need a human become `// xlate:` comments. Prints HIP on stdout for one file."))
+    p.add_argument("paths", nargs="+", metavar="PATH", help="CUDA files or folders (folders are mirrored: sources and headers)")
+    p.add_argument("--to", default=None, required=True, metavar="BACKEND", help="target: hip")
+    p.add_argument("-o", "--output", default=None, metavar="OUT", help="output file, or folder for a folder or several inputs")
+    p.add_argument("--in-place", action="store_true", help="rewrite the sources (atomically; the original is kept as FILE.prehip)")
+    p.add_argument("--keep-extension", action="store_true", help="keep .cu names in the output (default: .cu becomes .hip)")
+    p.add_argument("--roc", action="store_true", help="prefer rocBLAS/rocSPARSE/rocSOLVER/rocRAND names where the rows have them")
+    p.add_argument("--launch-syntax", choices=["chevron", "ggl"], default="chevron",
+                   help="ggl writes hipLaunchKernelGGL(...); chevron (default) keeps <<<>>>")
+    p.add_argument("--warp-sync", choices=["legacy", "mask64", "keep"], default="legacy",
+                   help="full 32-bit masks of *_sync warp calls: legacy drops the mask (__shfl_down, any ROCm), "
+                        "mask64 passes a 64-bit all-lanes mask (ROCm 6.2+), keep only flags them")
+    p.add_argument("--no-annotate", action="store_true", help="do not write `// xlate:` hazard comments (the summary still counts them)")
+    p.add_argument("--no-runtime-include", action="store_true", help="do not add #include <hip/hip_runtime.h> to CUDA sources that lack it")
+    p.add_argument("--summary", choices=["text", "json", "none"], default="text", help="summary by rule on stderr")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
+    p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
+    args = p.parse_args(argv)
+    options = Options(roc=args.roc, launch_syntax=args.launch_syntax, warp_sync=args.warp_sync,
+                      annotate=not args.no_annotate, runtime_include=not args.no_runtime_include)
+    from xlate.explain import quiet_gc
+
+    quiet_gc()
+    return run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
+               args.jobs, args.glossary)

@@ -1,0 +1,168 @@
+"""`#include` of CUDA headers rewritten to their HIP headers (by the header rows), duplicates
+dropped, and <hip/hip_runtime.h> added to CUDA sources that rely on nvcc's implicit runtime header.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from xlate.translate.edits import Edits
+from xlate.translate.names import hip_name, roc_name
+from xlate.translate.options import Options
+from xlate.translate.report import Report
+
+RUNTIME = "hip/hip_runtime.h"
+# Library families whose rows have rocBLAS-style second answers (HIPIFY's *_supported_by_ROC tables).
+ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
+_RUNTIME_HEADERS = (b"hip/hip_runtime.h", b"hip/hip_runtime_api.h")
+_ANY_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
+
+
+def _include_node(node: Node | None) -> Node | None:
+    for _ in range(4):
+        if node is None:
+            return None
+        if node.type == "preproc_include":
+            return node
+        node = node.parent
+    return None
+
+
+def _path_node(include: Node) -> Node | None:
+    return include.child_by_field_name("path")
+
+
+def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options) -> dict[str, int]:
+    """Rewrite include paths; returns each header the file now includes with the offset of its
+    first include line (for the runtime header check)."""
+    included: dict[tuple[int, str], int] = {}  # (parent node id, header) -> count, for duplicates
+    _unknown_cuda_headers(found, source, report)
+    # Headers the file already includes by their HIP names (a file half ported by hand).
+    now: dict[str, int] = {}
+    for m in _ANY_INCLUDE.finditer(source):
+        now.setdefault(m.group(1).decode("utf-8", "replace").strip(), m.start())
+    for o, entry in found:
+        if entry.kind != "header":
+            continue
+        include = _include_node(o[6])
+        path = _path_node(include) if include is not None else None
+        if path is None:
+            continue
+        written = o[2]
+        target, why = hip_name_header(entry, options)
+        if target is None:
+            if why == "unknown-roc":
+                report.unknown[f"{written} (roc header)"] += 1
+                continue
+            (report.no_equivalent if why == "none" else report.unknown)[written] += 1
+            continue
+        parent = include.parent
+        key = (parent.id if parent is not None else 0, target)
+        raw = source[path.start_byte:path.end_byte]
+        if key in included or (target in now and target != written and _same_scope_has(source, parent, target)):
+            # The same HIP header is already included at this level: drop this one, keep the line.
+            end = include.end_byte
+            line_end = end - 1 if source[end - 1:end] == b"\n" else end
+            if edits.add(include.start_byte, line_end, b""):
+                report.rewritten["duplicate-header"] += 1
+            continue
+        included[key] = 1
+        line_start = source.rfind(b"\n", 0, include.start_byte) + 1
+        now[target] = min(now.get(target, line_start), line_start)
+        quote_open, quote_close = raw[:1], raw[-1:]
+        if edits.add(path.start_byte, path.end_byte, quote_open + target.encode() + quote_close):
+            report.rewritten["header"] += 1
+    return now
+
+
+# Include paths that are CUDA's by their spelling: reported when no header row answers them.
+_CUDA_HEADER = re.compile(r"^(?:cuda[\w./]*|cooperative_groups[\w./]*|cub/.*|thrust/.*|cublas\w*\.h|curand\w*\.h|"
+                          r"cufft\w*\.h|cusparse\w*\.h|cusolver\w*\.h|cudnn\w*\.h|nccl\.h|nvrtc\.h|mma\.h|"
+                          r"cuda_\w+\.h|nvToolsExt\w*\.h|nvtx3/.*)$")
+
+
+def _unknown_cuda_headers(found: list[tuple[Any, Any]], source: bytes, report: Report) -> None:
+    known = {o[2] for o, e in found if e.kind == "header"}
+    for m in _ANY_INCLUDE.finditer(source):
+        path = m.group(1).decode("utf-8", "replace").strip()
+        if path not in known and _CUDA_HEADER.match(path):
+            report.unknown[f"{path} (header)"] += 1
+
+
+def hip_name_header(entry: Any, options: Options) -> tuple[str | None, str]:
+    if entry.kind != "header":
+        return hip_name(entry, options)
+    roc = roc_name(entry) if options.roc else None
+    if options.roc and roc is None and entry.hip is not None and entry.family in ROC_FAMILIES:
+        return None, "unknown-roc"  # --roc asked for the rocBLAS-style header and no row gives it
+    target = roc or entry.hip
+    if target is None:
+        return None, "none" if entry.hip_relation == "none" else "unknown"
+    if not re.fullmatch(r"[\w./+-]+", target):
+        return None, "unknown"
+    return target, "ok"
+
+
+def _same_scope_has(source: bytes, parent: Node | None, target: str) -> bool:
+    """Whether an include of `target` by its HIP name sits directly under the same parent."""
+    if parent is None:
+        return False
+    for child in parent.children:
+        if child.type == "preproc_include":
+            path = child.child_by_field_name("path")
+            if path is not None and (path.text or b"")[1:-1].decode("utf-8", "replace").strip() == target:
+                return True
+    return False
+
+
+COOPERATIVE_GROUPS = "hip/hip_cooperative_groups.h"
+
+
+def add_runtime(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
+    """nvcc includes the CUDA runtime header implicitly, before anything else; HIP-Clang does not.
+    Add hip_runtime.h once, before the first code of the file (after its leading comments,
+    `#pragma once` or include guard). HIP's cooperative-groups header is not self-contained (in
+    HIP 5.2 it uses hipBlockIdx_x and friends from hip_runtime.h), so where it comes first the
+    runtime header goes just above it."""
+    runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
+    if runtime:
+        cg = headers_now.get(COOPERATIVE_GROUPS)
+        if cg is not None and cg < min(runtime) and edits.add(cg, cg, b"#include <hip/hip_runtime.h>\n"):
+            report.rewritten["runtime-include"] += 1
+        return
+    pos = _insertion_point(tree, source)
+    if edits.add(pos, pos, b"#include <hip/hip_runtime.h>\n"):
+        report.rewritten["runtime-include"] += 1
+
+
+def _insertion_point(tree: Tree, source: bytes) -> int:
+    root = tree.root_node
+    pos = 0
+    for child in root.children:
+        if child.type == "comment":
+            pos = _line_after(source, child.end_byte)
+            continue
+        if child.type == "preproc_call" and b"once" in (child.text or b"") and b"pragma" in (child.text or b""):
+            pos = _line_after(source, child.end_byte - 1)
+            continue
+        if child.type == "preproc_ifdef" and (child.text or b"").lstrip().startswith(b"#ifndef"):
+            name = child.child_by_field_name("name")
+            first = next((c for c in child.named_children if name is None or c.start_byte != name.start_byte), None)
+            if first is not None and first.type == "preproc_def" and name is not None:
+                defined = first.child_by_field_name("name")
+                if defined is not None and defined.text == name.text:
+                    return _line_after(source, first.end_byte - 1)
+        return child.start_byte if _at_line_start(source, child.start_byte) else pos
+    return pos
+
+
+def _line_after(source: bytes, offset: int) -> int:
+    nl = source.find(b"\n", offset)
+    return len(source) if nl == -1 else nl + 1
+
+
+def _at_line_start(source: bytes, offset: int) -> bool:
+    return offset == 0 or source[offset - 1:offset] == b"\n" or source[source.rfind(b"\n", 0, offset) + 1:offset].strip() == b""

@@ -1,0 +1,120 @@
+"""Preprocessor conditions that test CUDA macros, mapped to what HIP defines.
+
+A CUDA helper header often guards code with the macros of CUDA's own headers (`#ifdef
+__DRIVER_TYPES_H__`) or compilers (`#ifdef __CUDACC__`); after the includes become HIP includes
+those macros are never defined and the guarded code (checkCudaErrors and friends) silently
+vanishes. Each macro of `macros.json` is replaced where the condition asks whether it is defined
+or tests its truth; a comparison of its value is left as written and counted, since the HIP macro's
+value means something else. Every identifier of a condition is claimed here, so the symbol rows
+never rename inside one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from xlate.translate.edits import Edits
+from xlate.translate.report import Report
+
+_CONDITIONS = {"preproc_if": "condition", "preproc_elif": "condition"}
+_IFDEF = ("preproc_ifdef", "preproc_elifdef")
+# Operators under which a macro's value only matters for its truth.
+_TRUTH_PARENTS = frozenset({"preproc_if", "preproc_elif", "parenthesized_expression"})
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, dict[str, str]]:
+    # Read beside this module (importlib.resources costs tens of milliseconds of imports at start).
+    text = (Path(__file__).parent / "macros.json").read_text(encoding="utf-8")
+    return json.loads(text)["macros"]
+
+
+_DIRECTIVE = re.compile(rb"^[ \t]*(#[ \t]*(?:ifdef|ifndef|if|elifdef|elifndef|elif))\b", re.MULTILINE)
+_NODE_TYPES = frozenset({"preproc_if", "preproc_elif", "preproc_ifdef", "preproc_elifdef"})
+
+
+def _directive_nodes(tree: Tree, source: bytes) -> list[Node]:
+    """Conditional directives, found from the `#if` lines of the bytes and confirmed in the tree."""
+    out: list[Node] = []
+    at = tree.root_node.descendant_for_byte_range
+    for m in _DIRECTIVE.finditer(source):
+        start, end = m.span(1)
+        token = at(start, end)
+        node = token.parent if token is not None and not token.is_named else token
+        if node is not None and node.type in _NODE_TYPES and node.start_byte == start:
+            out.append(node)
+    return out
+
+
+def _truth_only(node: Node) -> bool:
+    """The identifier's value is used only as true/false: the whole condition, or under !, && or ||."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("preproc_if", "preproc_elif"):
+            return True
+        if parent.type == "parenthesized_expression":
+            parent = parent.parent
+            continue
+        if parent.type == "unary_expression" and parent.child(0) is not None and parent.child(0).type == "!":
+            parent = parent.parent
+            continue
+        if parent.type == "binary_expression":
+            op = parent.child_by_field_name("operator")
+            if op is not None and op.type in ("&&", "||"):
+                parent = parent.parent
+                continue
+        return False
+    return False
+
+
+def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: set[int]) -> set[tuple[int, int]]:
+    """Map the macros; returns the 1-based (line, column) of each one mapped (its hazard is settled)."""
+    macros = table()
+    settled: set[tuple[int, int]] = set()
+    if b"#" not in source:
+        return settled
+    for directive in _directive_nodes(tree, source):
+        if directive.type in _IFDEF:
+            name = directive.child_by_field_name("name")
+            targets = [(name, True)] if name is not None else []
+        else:
+            cond = directive.child_by_field_name("condition")
+            targets = list(_identifiers(cond)) if cond is not None else []
+        for node, defined_test in targets:
+            claimed.add(node.start_byte)
+            text = (node.text or b"").decode("utf-8", errors="replace")
+            entry = macros.get(text)
+            if entry is None:
+                continue
+            if defined_test or _truth_only(node):
+                if edits.add(node.start_byte, node.end_byte, entry["hip"].encode()):
+                    report.rewritten["macro-condition"] += 1
+                    row, col = node.start_point
+                    settled.add((row + 1, len(source[node.start_byte - col:node.start_byte].decode("utf-8", "replace")) + 1))
+            else:
+                report.notes.append(f"{text}: its value is compared in a condition; left as written (HIP's {entry['hip']} counts something else)")
+                report.unknown[f"{text} (value test)"] += 1
+    return settled
+
+
+def _identifiers(node: Node) -> Any:
+    """(identifier, inside defined()) for every identifier of a condition expression."""
+    stack = [(node, False)]
+    while stack:
+        n, in_defined = stack.pop()
+        if n.type == "identifier":
+            yield n, in_defined
+            continue
+        if n.type == "call_expression":  # a function-like macro call: its name is not a test
+            args = n.child_by_field_name("arguments")
+            if args is not None:
+                stack.append((args, in_defined))
+            continue
+        for c in n.children:
+            stack.append((c, in_defined or n.type == "preproc_defined"))

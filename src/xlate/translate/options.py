@@ -1,0 +1,17 @@
+"""What a translation run may do: the command-line choices, in one small value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    roc: bool = False  # prefer rocBLAS/rocSPARSE/rocSOLVER/rocRAND names where a row has them
+    launch_syntax: str = "chevron"  # "chevron" keeps <<<>>>; "ggl" writes hipLaunchKernelGGL(...)
+    # How a *_sync warp call with a provably full 32-bit mask is fixed: "legacy" drops the mask and
+    # calls the mask-less HIP function (every ROCm has it), "mask64" keeps the _sync call with a
+    # 64-bit all-lanes mask (ROCm 6.2 and later), "keep" changes nothing and only flags it.
+    warp_sync: str = "legacy"
+    annotate: bool = True  # put `// xlate: XL### ...` above lines that need a human
+    runtime_include: bool = True  # add #include <hip/hip_runtime.h> to CUDA sources that lack it

@@ -1,0 +1,51 @@
+"""Names in no table: a family's naming rule derives them, says so, and never invents a counterpart
+for a family that has none."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlate import index as ix
+from xlate import symbols
+
+
+@pytest.fixture(scope="module")
+def smap() -> symbols.SymbolMap:
+    return symbols.load()
+
+
+def _family(smap: symbols.SymbolMap, name: str) -> symbols.FamilyRule:
+    (fam,) = [f for f in smap.families if f.family == name]
+    return fam
+
+
+def test_a_family_without_counterparts_derives_no_name(smap: symbols.SymbolMap) -> None:
+    fam = _family(smap, "cudnn")
+    assert fam.relation == "none"
+    entry = smap.get("cudnnXlateMadeUpCall")
+    assert entry is not None and entry.derived and entry.kind == "derived"
+    assert entry.hip is None and entry.hip_relation == "none"
+    assert entry.hip_caveat == fam.caveat  # the family's own reason, not a derived-name note
+    side = entry.side("hip")
+    assert side is not None and side["relation"] == "none" and side["symbol"] is None and side["derived"] is True
+
+
+def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: symbols.SymbolMap) -> None:
+    entry = smap.get("cublasXlateMadeUpCall")
+    assert entry is not None and entry.derived and entry.family == "cublas"
+    assert (entry.hip, entry.hip_relation) == ("hipblasXlateMadeUpCall", "renamed")
+    assert entry.hip_caveat.startswith(
+        "cublasXlateMadeUpCall is in no table: hipblasXlateMadeUpCall is derived by the cublas naming rule and may not exist.")
+    assert entry.side("hip")["symbol"] == "hipblasXlateMadeUpCall"
+
+
+def test_a_name_outside_every_family_is_unknown(smap: symbols.SymbolMap) -> None:
+    assert smap.get("xlateNoSuchCudaCall") is None
+
+
+def test_lookup_json_carries_the_title_and_how_the_query_matched() -> None:
+    index = ix.load_index()
+    (m,) = ix.search(index, "wavefront", limit=1)
+    out = ix.match_json(index, m)
+    assert out["concept"] == m.concept and out["title"] == index["concepts"][m.concept]["title"]
+    assert (out["matched"], out["matched_kind"], out["score"]) == (m.matched, m.kind, m.score)

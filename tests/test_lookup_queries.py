@@ -1,0 +1,83 @@
+"""Lookup against a calibration set of real queries from all five vocabularies (tests/data).
+
+Asserted through `xlate lookup --format json`, in process: what ranks first is what a person reads
+first, and an unrelated word exits 1 with suggestions instead of a card.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from xlate import lookup
+
+QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "lookup_queries.yaml").read_text())["queries"]
+
+
+def _first(payload: dict) -> str | None:
+    """What the reader sees first: a row's CUDA name, a spec sheet, or the top concept."""
+    if payload["lead"] == "row":
+        return "row:" + payload["rows"][0]["cuda"]
+    if payload["lead"] == "gpu":
+        return "gpu:" + payload["gpu"]["id"]
+    return payload["matches"][0]["concept"] if payload["lead"] == "concept" else None
+
+
+def _answer(query: str) -> tuple[int, dict]:
+    out = io.StringIO()
+    code = lookup.run(query, fmt="json", out=out)
+    return code, json.loads(out.getvalue())
+
+
+def _right(expect: str | list[str], code: int, payload: dict) -> bool:
+    wanted = expect if isinstance(expect, list) else [expect]
+    if wanted == ["none"]:
+        return code == 1 and not payload["rows"] and not payload["gpu"] and not payload["matches"]
+    first = _first(payload)
+    concept_of_row = payload["rows"][0]["concept"] if payload["lead"] == "row" else None
+    return code == 0 and (first in wanted or concept_of_row in wanted)
+
+
+def test_at_least_95_percent_land_first_and_every_unrelated_word_abstains() -> None:
+    wrong = []
+    for entry in QUERIES:
+        code, payload = _answer(entry["q"])
+        if not _right(entry["expect"], code, payload):
+            wrong.append((entry["q"], entry["expect"], _first(payload)))
+    unrelated = [e for e in QUERIES if e["expect"] == "none"]
+    assert len(QUERIES) >= 150 and len(unrelated) >= 10
+    assert not [w for w in wrong if w[1] == "none"], wrong
+    assert len(wrong) <= 0.05 * len(QUERIES), wrong
+
+
+@pytest.mark.parametrize("query", ["docker compose", "git rebase", "lorem ipsum", "excel pivot table"])
+def test_unrelated_words_exit_1_with_suggestions(query: str) -> None:
+    code, payload = _answer(query)
+    assert code == 1 and payload["matches"] == [] and payload["rows"] == []
+    assert payload["suggestions"], "a miss still offers the nearest terms"
+
+
+def test_a_symbol_row_is_shown_above_its_concept_card(capsys: pytest.CaptureFixture[str]) -> None:
+    assert lookup.run("hipMemcpy2DAsync") == 0
+    text = capsys.readouterr().out
+    head, _, rest = text.partition("\n\n")
+    assert head.startswith("hipMemcpy2DAsync is the HIP spelling of CUDA cudaMemcpy2DAsync")
+    assert "renamed" in head and "hipMemcpy2DAsync" in head and "source:" in head
+    assert "Memory copy" in rest
+
+
+def test_a_gpu_name_lands_on_its_spec_sheet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert lookup.run("M3 Ultra") == 0
+    assert "spec sheet" in capsys.readouterr().out.splitlines()[0]
+
+
+def test_a_derived_answer_says_so_in_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert lookup.run("cublasSomethingNew_v9") == 0
+    text = capsys.readouterr().out
+    assert "derived" in text.splitlines()[0] and "DERIVED, unverified" in text
+    code, payload = _answer("cublasSomethingNew_v9")
+    assert payload["rows"][0]["derived"] and payload["rows"][0]["sides"]["hip"]["derived"]
