@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from test_lsp_raw import RawClient
+
+REPO = Path(__file__).resolve().parents[1]
 
 REDUCE_HIP = """\
 #include <hip/hip_runtime.h>
@@ -235,11 +238,16 @@ def test_replace_actions_come_from_explains_occurrences(client: Client) -> None:
     edit = next(a["edit"]["changes"][uri][0] for a in _actions(client, uri, 8, col, []) if a.get("edit"))
     assert _apply(KERNEL, edit).split("\n")[8].endswith("cooperative_groups::wait(b); }")
     # A diagnostic on an occurrence carries it, and its action edits exactly that span.
-    d = next(d for d in diags if (d["data"].get("occurrence") or {}).get("symbol") == "cudaFree")
-    assert d["data"]["occurrence"]["hip"] == "hipFree"
-    action = next(a for a in _actions(client, uri, d["range"]["start"]["line"], d["range"]["start"]["character"], [d]) if a.get("edit"))
-    assert action["edit"]["changes"][uri][0]["range"] == d["data"]["occurrence"]["range"]
-    assert _apply(KERNEL, action["edit"]["changes"][uri][0]).split("\n")[8].startswith("void host(float* p) { hipFree(p);")
+    fixture = (REPO / "tests/fixtures/rules/cache-config-hint/positive.cu").read_text()
+    client.open("file:///hint.cu", fixture)
+    d = next(d for d in client.diagnostics("file:///hint.cu") if (d["data"].get("occurrence") or {}).get("hip"))
+    occurrence = d["data"]["occurrence"]
+    action = next(a for a in _actions(client, "file:///hint.cu", d["range"]["start"]["line"], d["range"]["start"]["character"], [d])
+                  if a.get("edit"))
+    edit = action["edit"]["changes"]["file:///hint.cu"][0]
+    assert edit["range"] == occurrence["range"] and edit["newText"] == occurrence["hip"]
+    line = fixture.split("\n")[edit["range"]["start"]["line"]]
+    assert line[edit["range"]["start"]["character"]:edit["range"]["end"]["character"]] == occurrence["symbol"]
     # cudaStreamSynchronize -> hipStreamSynchronize at the cursor.
     edit = next(a["edit"]["changes"][uri][0] for a in _actions(client, uri, 6, 5, []) if a.get("edit"))
     assert edit["newText"] == "hipStreamSynchronize" and edit["range"]["start"]["character"] == 2
