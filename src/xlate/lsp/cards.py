@@ -8,6 +8,7 @@ row says nothing about is shown as unknown, never filled from the concept.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from typing import Any
@@ -21,6 +22,8 @@ LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROCm library", "miopen": "MIOpen"
 ALWAYS = ("hip", "metal")
 SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
 MAX_ROWS = 4
+# links finds the site's root on the file system: once per concept, not on every hover.
+concept_url = functools.lru_cache(maxsize=4096)(links.concept_url)
 SYMBOL_CHARS = re.compile(r"[A-Za-z0-9_.:]")
 
 
@@ -114,13 +117,13 @@ def row_markdown(index: dict[str, Any], entry: Any, side: str) -> str:
             lines.append(_side_line(backend, sides.get(backend)))
     concept = index["concepts"].get(entry.concept) if entry.concept else None
     if concept:
-        lines += ["", f"Concept: [{concept['title']}]({links.concept_url(concept['category'], entry.concept)})"]
+        lines += ["", f"Concept: [{concept['title']}]({concept_url(concept['category'], entry.concept)})"]
     return "\n".join(lines)
 
 
 def concept_markdown(index: dict[str, Any], match: ix.Match) -> str:
     c = index["concepts"][match.concept]
-    url = links.concept_url(c["category"], match.concept)
+    url = concept_url(c["category"], match.concept)
     lines = [f"**{c['title']}** · {c['category']} · [docs]({url})", "", c["summary"], "",
              "| backend | term | relation |", "|---|---|---|"]
     for backend, term in c["terms"].items():

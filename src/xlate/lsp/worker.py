@@ -12,6 +12,7 @@ Answers: ("ready", pid) once, then ("done", job, result) or ("failed", job, mess
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -87,6 +88,14 @@ class State:
         return {"text": result.text.decode("utf-8", errors="replace"), "errors": [e["message"] for e in result.errors]}
 
 
+@functools.lru_cache(maxsize=1024)
+def rule_url(name: str) -> str:
+    """A rule's page (links resolves the site's root from the file system: once per rule, not per finding)."""
+    from xlate import links
+
+    return links.rule_url(name)
+
+
 def _token_end(line: str, col: int) -> int:
     end = col + 1
     m = SYMBOL_TAIL.match(line, end)
@@ -109,8 +118,6 @@ def diagnostics(findings: dict[str, list[dict[str, Any]]], lines: list[str], enc
 
     Each carries in `data` its rule and backends, and the occurrence explain found at the flagged
     token (its exact span and HIP spelling), from which code actions are built."""
-    from xlate import links
-
     at = {(o["line"], o["column"]): o for o in findings.get("annotations", ())}
     out = []
     for h in findings.get("hazards", ()):
@@ -125,7 +132,7 @@ def diagnostics(findings: dict[str, list[dict[str, Any]]], lines: list[str], enc
                                   "relation": occurrence["relation"]}
         out.append({"range": _range(lines, line, col, end, encoding), "message": h["message"],
                     "severity": SEVERITY.get(h["severity"], 2), "code": f"{h['rule']} {h['name']}",
-                    "codeDescription": {"href": links.rule_url(h["name"])}, "source": "xlate", "data": data})
+                    "codeDescription": {"href": rule_url(h["name"])}, "source": "xlate", "data": data})
     for e in findings.get("errors", ()):
         if e.get("kind") in ("encoding", "rule", "parse", "internal"):
             line = max(0, (e.get("line") or 1) - 1)
