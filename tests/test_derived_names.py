@@ -49,3 +49,19 @@ def test_lookup_json_carries_the_title_and_how_the_query_matched() -> None:
     out = ix.match_json(index, m)
     assert out["concept"] == m.concept and out["title"] == index["concepts"][m.concept]["title"]
     assert (out["matched"], out["matched_kind"], out["score"]) == (m.matched, m.kind, m.score)
+
+
+def test_an_entry_without_a_row_has_no_sides() -> None:
+    bare = symbols.Entry("x", None, None, None, None, None, None, None, None, "symbol")
+    assert bare.side("hip") is None and bare.roc is None
+
+
+def test_suggestions_offer_spellings_that_only_rows_know() -> None:
+    """A typo of a HIP or Metal name that no concept lists still gets that name back."""
+    index = ix.load_index()
+    labels = {e[0] for e in index["labels"]}
+    only_rows = sorted(s for s in index.get("spell", {})
+                       if s not in labels and s not in index.get("cuda", {}) and s.isidentifier() and len(s) >= 12)
+    assert len(only_rows) > 100
+    for target in only_rows[:3]:
+        assert target in ix.suggestions(index, target[:-1])
