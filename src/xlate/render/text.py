@@ -70,7 +70,7 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
                     seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
                     # No equivalent and no relation: nobody knows, which is not the same as "none".
                     seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
-                    if rel and rel not in ("same", "renamed") or (rel == "renamed" and not eq):
+                    if eq and rel and rel not in ("same", "renamed"):
                         seg.append((f" ({rel})", "yellow"))
                 if info.get("kind") == "derived":
                     seg.append(("  (by naming rule)", "dim"))

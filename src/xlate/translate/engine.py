@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlate.translate import calls, hazards, headers, launch, macros, masks, names
+from xlate.translate import calls, hazards, headers, launch, macros, masks, names, vectors
 from xlate.translate.edits import Edits, line_starts
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -67,6 +67,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
     names.rewrite(found, source, starts, edits, report, options, claimed, smap)
     now = headers.rewrite(found, source, edits, report, options)
+    vectors.rewrite(tree, source, edits, report)
     if options.launch_syntax == "ggl":
         launch.rewrite(tree, source, edits, report)
     if options.runtime_include and _is_cuda(shown, source, found):
