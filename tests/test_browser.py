@@ -90,60 +90,212 @@ def page(browser: object, server: str) -> Iterator[object]:
     context.close()
 
 
-def _shot(pg: object, name: str) -> None:
+def _shot(pg: object, name: str, full_page: bool = False) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+    path = ARTIFACTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=full_page)
+    return path
 
 
-@pytest.mark.parametrize(
-    ("query", "expected"),
-    [("wavefront", "glossary/execution-model/warp.html"),
-     ("LDS", "glossary/memory/shared-memory.html"),
-     ("simd_shuffle_down", "glossary/warp-ops/warp-shuffle-down.html"),
-     ("syncthreads", "glossary/synchronization/block-barrier.html"),
-     ("Malloc", "glossary/host-api/device-malloc.html")],
-)
-def test_search_lands_on_the_right_page(page: object, server: str, query: str, expected: str) -> None:
-    page.goto(server + "index.html")
-    box = page.locator("input.md-search__input")
-    box.wait_for(state="visible")
-    box.click()
-    results = page.locator("li.md-search-result__item > a.md-search-result__link")
-    # Material builds its search index in a worker after the page loads; a query typed before the
-    # index is ready may get no answer, so type it again until results appear (bounded).
-    for attempt in range(3):
-        box.fill("")
-        box.fill(query)
-        try:
-            results.first.wait_for(timeout=10000)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
-    hrefs = [results.nth(i).get_attribute("href") for i in range(min(5, results.count()))]
-    _shot(page, f"search-{re.sub(r'[^a-z0-9]+', '-', query.lower())}")
-    assert any(expected in (h or "") for h in hrefs), hrefs
+VIEWPORT = {"width": 1280, "height": 800}
+
+# What a reader meets on a page, measured in the browser (drawn sizes, not element counts).
+_FACTS = """() => {
+  const article = document.querySelector('article.md-content__inner');
+  const h1 = document.querySelector('article h1');
+  const box = e => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; };
+  const shown = e => e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
+  const figures = [...document.querySelectorAll('article figure svg, article svg.xl-svg')].filter(shown).map(box);
+  const tables = [...document.querySelectorAll('article table')].filter(t => shown(t) && !t.closest('.highlighttable')).map(t => {
+    const wrap = t.closest('.md-typeset__scrollwrap');
+    const frame = wrap || article;
+    const ox = wrap ? getComputedStyle(wrap).overflowX : 'visible';
+    return {width: Math.round(t.getBoundingClientRect().width), room: Math.round(frame.clientWidth),
+            scroll: ox === 'auto' || ox === 'scroll',
+            frameHeight: Math.round((wrap || t).getBoundingClientRect().height), text: t.rows[0] ? t.rows[0].innerText.slice(0, 60) : ''};
+  });
+  const active = [...document.querySelectorAll('nav.md-nav--primary .md-nav__link--active')].map(a => a.textContent.trim());
+  const tab = document.querySelector('.md-tabs__item--active');
+  return {title: document.title, heading: h1 ? h1.textContent.replace('\u00b6', '').trim() : null,
+          figures, tables, active, tab: tab ? tab.textContent.trim() : null, height: innerHeight};
+}"""
 
 
-def test_concept_page_shows_table_and_diagram(page: object, server: str) -> None:
+def _pages(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.name != "404.html")
+
+
+def _overflowing(f: dict) -> bool:
+    return any(t["width"] > t["room"] + 1 for t in f["tables"])
+
+
+@pytest.fixture(scope="module")
+def facts(browser: object, server: str, site: Path) -> dict[str, dict]:
+    """Every page of the site, loaded at 1280x800, and what it shows.
+
+    Titles, headings, the navigation, figures and table widths are all in the HTML and CSS, so the
+    crawl runs without scripts (much faster on a small machine); a page with a table wider than its
+    column is loaded again with scripts, because the theme's script puts tables in their scroll frame.
+    """
+    out = {}
+    for scripts in (False, True):
+        context = browser.new_context(viewport=VIEWPORT, java_script_enabled=scripts)
+        pg = context.new_page()
+        pg.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).hostname == "127.0.0.1"
+                 or route.request.url.startswith(("data:", "blob:")) else route.abort())
+        for rel in _pages(site) if not scripts else [r for r, f in out.items() if _overflowing(f)]:
+            pg.goto(server + rel, wait_until="load")
+            if scripts:
+                pg.wait_for_selector(".md-typeset__scrollwrap", state="attached", timeout=10000)
+            out[rel] = pg.evaluate(_FACTS)
+        context.close()
+    return out
+
+
+def test_every_figure_is_drawn_at_a_real_size(facts: dict[str, dict]) -> None:
+    drawn = [(rel, size) for rel, f in facts.items() for size in f["figures"]]
+    small = [f"{rel}: {w}x{h}" for rel, (w, h) in drawn if w < 200 or h < 100]
+    assert len(drawn) >= 200, f"only {len(drawn)} figures drawn"
+    assert small == [], "\n".join(small[:20])
+
+
+def test_tab_title_is_the_heading(facts: dict[str, dict]) -> None:
+    wrong = []
+    for rel, f in facts.items():
+        expected = "xlate" if rel == "index.html" else f"{f['heading']} - xlate"
+        if f["heading"] is None or f["title"] != expected:
+            wrong.append(f"{rel}: tab {f['title']!r}, heading {f['heading']!r}")
+    assert wrong == [], "\n".join(wrong[:20])
+
+
+def test_every_page_has_a_navigation_entry(facts: dict[str, dict]) -> None:
+    missing = [rel for rel, f in facts.items() if not f["active"] or not f["tab"]]
+    assert len(facts) > 250
+    assert missing == [], f"{len(missing)} pages without an active navigation entry: {missing[:20]}"
+
+
+def test_no_table_is_cut_off(facts: dict[str, dict]) -> None:
+    """A table wider than its column needs a scroll frame whose scrollbar is on screen with the table."""
+    cut = []
+    for rel, f in facts.items():
+        for t in f["tables"]:
+            if t["width"] <= t["room"] + 1:
+                continue
+            if not (t["scroll"] and t["frameHeight"] <= f["height"]):
+                cut.append(f"{rel}: table {t['text']!r} {t['width']} px in {t['room']} px")
+    assert cut == [], "\n".join(cut[:20])
+
+
+@pytest.mark.parametrize(("path", "name"), [("index.html", "home"), ("glossary/memory/shared-memory.html", "concept-shared-memory"),
+                                            ("rosetta.html", "rosetta"), ("hardware.html", "hardware")])
+def test_screenshots_of_the_main_pages(page: object, server: str, path: str, name: str) -> None:
+    page.set_viewport_size(VIEWPORT)
+    page.goto(server + path)
+    assert page.locator("article h1").first.is_visible()
+    _shot(page, name)
+    _shot(page, f"{name}-full", full_page=True)
+    # The dark scheme: the same page with Material's slate palette.
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    _shot(page, f"{name}-dark")
+
+
+# The ten vendor terms a newcomer types first, and the page each must land on.
+FIRST_TERMS = [("wavefront", "execution-model/warp"), ("LDS", "memory/shared-memory"), ("mfma", "matrix/warp-mma"),
+               ("__syncthreads", "synchronization/block-barrier"), ("hipMalloc", "host-api/device-malloc"),
+               ("mx.eval", "host-api/lazy-evaluation"), ("ds_bpermute", "warp-ops/cross-lane-hardware"),
+               ("wave64", "execution-model/warp-size"), ("simdgroup_matrix", "matrix/matrix-fragment-api"),
+               ("cudaMallocManaged", "memory/unified-memory")]
+SAMPLE = 120  # concepts' own spellings checked per run, drawn with a fixed seed
+
+
+class _Search:
+    """The site's search box, driven with key presses as a reader types (Material ignores a silent fill)."""
+
+    def __init__(self, pg: object, server: str) -> None:
+        self.pg = pg
+        pg.goto(server + "index.html")
+        self.box = pg.locator("input.md-search__input")
+        self.box.click()
+        self.first("warp", timeout=90000)  # the index is built in a worker after the page loads
+
+    def first(self, query: str, timeout: int = 30000) -> str | None:
+        self.box.fill("")
+        self.box.press("Backspace")
+        self.pg.wait_for_function("() => !document.querySelector('li.md-search-result__item')", timeout=timeout)
+        self.box.fill(query[:-1])
+        self.box.press(query[-1])
+        self.pg.wait_for_function(
+            "() => { const m = document.querySelector('.md-search-result__meta'); const t = m ? m.textContent : '';"
+            " return /matching/i.test(t) && !/Initializing/.test(t); }", timeout=timeout)
+        return self.pg.evaluate("() => { const a = document.querySelector('li.md-search-result__item > a.md-search-result__link');"
+                                " return a ? a.getAttribute('href') : null }")
+
+
+def _lands(href: str | None, page: str) -> bool:
+    return href is not None and urlparse(href).path.endswith("/glossary/" + page + ".html")
+
+
+@pytest.fixture(scope="module")
+def searcher(browser: object, server: str) -> Iterator[_Search]:
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    yield _Search(pg, server)
+    context.close()
+
+
+@pytest.mark.parametrize(("query", "expected"), FIRST_TERMS)
+def test_first_search_result_for_vendor_terms(searcher: _Search, query: str, expected: str) -> None:
+    href = searcher.first(query)
+    assert _lands(href, expected), f"{query!r}: first result {href}, wanted {expected}"
+
+
+def test_first_search_result_for_each_concepts_own_spellings(searcher: _Search) -> None:
+    """Sampled titles, aliases, names and symbols: each must bring its own concept's page first."""
+    import random
+
+    from xlate import glossary as gl
+    from xlate.docsgen import search
+
+    own = search.own_queries(search.concept_keys(gl.load()))
+    sample = random.Random(20261201).sample(own, SAMPLE)
+    wrong = []
+    for query, page in sample:
+        href = searcher.first(query)
+        if not _lands(href, page.removeprefix("glossary/").removesuffix(".html")):
+            wrong.append(f"{query!r}: first {href}, wanted {page}")
+    _shot(searcher.pg, "search-last-query")
+    assert len(sample) >= 100
+    assert wrong == [], f"{len(wrong)} of {len(sample)}:\n" + "\n".join(wrong)
+
+
+def test_concept_page_shows_table_first_and_diagram(page: object, server: str) -> None:
+    page.set_viewport_size(VIEWPORT)
     page.goto(server + "glossary/warp-ops/warp-shuffle-down.html")
-    assert page.locator("h1").inner_text().strip()
-    table = page.locator("table").first
+    table = page.locator("article table").first
     assert "HIP / ROCm" in table.inner_text() and "Metal" in table.inner_text()
-    assert page.locator("figure.xl-graph svg").count() == 1
-    _shot(page, "concept-warp-shuffle-down")
+    # The table comes before the definition, and it starts on screen without scrolling.
+    top = table.bounding_box()["y"]
+    definition = page.locator("article .xl-vendors + p").bounding_box()["y"]
+    assert top < 400 and top < definition, f"cross-vendor table at {top} px, definition at {definition} px"
+    svg_box = page.locator("figure.xl-graph svg").bounding_box()
+    assert svg_box["width"] >= 200 and svg_box["height"] >= 100
+
+
+def test_concept_snippet_highlights_the_matched_line(page: object, server: str) -> None:
+    page.goto(server + "glossary/warp-ops/warp-shuffle-down.html")
+    blocks = page.locator("article .tabbed-set .highlight")
+    assert 1 <= blocks.count() <= 5
+    marked = page.locator("article .tabbed-block").first.locator(".hll")
+    assert marked.count() == 1 and "__shfl_down_sync" in marked.inner_text()
 
 
 def test_content_tabs_switch(page: object, server: str) -> None:
     page.goto(server + "kernels/reduction.html")
     labels = page.locator(".tabbed-labels label")
     assert labels.count() >= 3
-    second = labels.nth(1)
-    second.click()
-    block = page.locator(".tabbed-content .tabbed-block").nth(1)
-    assert block.is_visible()
+    labels.nth(1).click()
+    assert page.locator(".tabbed-content .tabbed-block").nth(1).is_visible()
     assert not page.locator(".tabbed-content .tabbed-block").nth(0).is_visible()
-    _shot(page, "kernel-tabs")
 
 
 def test_rosetta_filter_narrows_the_table(page: object, server: str) -> None:
@@ -153,13 +305,16 @@ def test_rosetta_filter_narrows_the_table(page: object, server: str) -> None:
     page.locator("input.xl-filter").fill("shuffle")
     visible = sum(1 for i in range(total) if rows.nth(i).is_visible())
     assert 0 < visible < total
-    _shot(page, "rosetta-filter")
 
 
-def test_hardware_page_has_roofline(page: object, server: str) -> None:
+def test_hardware_roofline_draws_every_gpu(page: object, server: str, site: Path) -> None:
     page.goto(server + "hardware.html")
-    assert page.locator("svg polyline").count() >= 5
-    _shot(page, "hardware")
+    gpus = len(page.locator("article table").first.locator("thead th").all()) - 1
+    roof = page.locator("svg.xl-roofline")
+    assert roof.bounding_box()["width"] >= 600
+    assert roof.locator("polyline").count() == gpus >= 9
+    # The sources are a list, one item each, not one paragraph.
+    assert page.locator("#sources + ol li, h2#sources ~ ol li").count() >= 10
 
 
 class _Links(HTMLParser):

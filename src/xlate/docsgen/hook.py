@@ -7,7 +7,8 @@ package's own `src/` goes on the import path when xlate is not importable.
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
-- on_serve: rebuild when glossary/, kernels/ or the generator change, not only docs/;
+- on_serve: rebuild when glossary/ or kernels/ change, not only docs/;
+- on_post_build: tune the search index (docsgen/search.py).
 """
 
 from __future__ import annotations
@@ -90,3 +91,24 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
         if path.exists():
             server.watch(str(path))
     return server
+
+
+try:
+    from mkdocs.plugins import event_priority
+except ImportError:  # imported outside mkdocs (zensical staging): the hook functions are not events there
+    def event_priority(priority: float) -> Any:
+        return lambda f: f
+
+
+@event_priority(-100)  # after the search plugin has written its index
+def on_post_build(config: Any) -> None:
+    import logging
+
+    from xlate.docsgen import search
+
+    index = Path(config["site_dir"]) / "search" / "search_index.json"
+    if not index.exists():
+        return
+    result = search.tune_index(index, _state["glossary"])
+    log = logging.getLogger("mkdocs.hooks.xlate")
+    log.info("search: %d spelling entries added, boosted for %d own queries", result.entries, len(result.queries))

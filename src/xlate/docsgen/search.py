@@ -1,0 +1,317 @@
+"""The site search, tuned so that the page whose own name or symbol is the query comes first.
+
+Material's search (lunr in the browser) ranks entries by BM25 over the fields the index lists, adds a
+trailing wildcard to every query term, and shows pages in the order of their best entry. After the
+build this module rewrites `search/search_index.json`:
+
+- one small entry per spelling of each concept (title, aliases, abbreviations, every backend's names
+  and symbols), a section of the concept's page whose title is that spelling: `hipMalloc`,
+  `__syncthreads`, `mx.eval`, `LDS`, `wavefront`. The separator in mkdocs.yml keeps such spellings
+  whole; the entry also holds their pieces (`hip`, `malloc`), so a spelling is found whole as well as
+  split. Its field `keys` carries a boost that outweighs any mention in running text;
+- `parts` on every other entry: the pieces of the code spellings in its text, so `Malloc` also finds
+  `hipMalloc` where a page only mentions it;
+- a boost per spelling entry, computed here from the glossary: because of the wildcard, the query
+  `hipMalloc` also matches `hipMallocManaged`, and `kernel launch` matches `kernel launch overhead`.
+  Entries are boosted longest spelling first, each just enough to beat every longer spelling its own
+  query also matches (scored as lunr scores them), so the exact spelling wins. The order is a DAG (a
+  query only reaches spellings at least as long), so one pass settles it; a check pass reports what
+  still loses (spellings two concepts share have no single answer and are left out).
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import json
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Must match `plugins: search: separator:` in mkdocs.yml (the browser tokenizes with that one).
+SEPARATOR = r"""[\s\-,:;!=\[\]()"'`/|<>{}+*~^#]+|\.(?!\w)|(?<!\w)\.|&[lg]t;|&amp;"""
+_SEP = re.compile(SEPARATOR)
+_TAG = re.compile(r"<[^>]*>")
+_TRIM_L, _TRIM_R = re.compile(r"^\W+"), re.compile(r"\W+$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# A code-like token: it has an underscore, an inner dot or a lower-to-upper case change.
+_SYMBOLISH = re.compile(r"(?<![\w.])(?=[\w.]*(?:_|[a-z0-9][A-Z]|\w\.\w))[A-Za-z_][\w.]*\w")
+_EDGE = set("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+FIELDS = {"title": 1e3, "text": 1.0, "tags": 1e6, "keys": 1e5, "keyparts": 1e3, "parts": 5.0}
+K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field length does not matter
+MAX_BOOST = 1000.0
+PASSES = 10
+
+
+def _counts(value: Any) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    if value:
+        for t in tokens(" ".join(value) if isinstance(value, list) else value):
+            counts[t] += 1
+    return counts
+
+
+def tokens(text: str) -> list[str]:
+    """Tokens as the browser makes them: markup dropped, split on the separator, lower-cased, trimmed."""
+    out = []
+    for piece in _SEP.split(_TAG.sub(" ", text).lower()):
+        if not piece:
+            continue
+        if piece[0] not in _EDGE or piece[-1] not in _EDGE:  # lunr's trimmer: strip non-word characters
+            piece = _TRIM_R.sub("", _TRIM_L.sub("", piece))
+            if not piece:
+                continue
+        out.append(piece)
+    return out
+
+
+def pieces(spelling: str) -> list[str]:
+    """A code spelling cut at underscores, dots and camelCase: hipMalloc -> hip, malloc."""
+    out = []
+    for chunk in re.split(r"[_.]+", spelling):
+        out += [p.lower() for p in _CAMEL.split(chunk) if p]
+    return out
+
+
+def _split_forms(text: str) -> list[str]:
+    """The pieces of every code-like token of a text (only those that split into more than one)."""
+    out: list[str] = []
+    for word in _SYMBOLISH.findall(_TAG.sub(" ", text)):
+        parts = pieces(word)
+        if len(parts) > 1:
+            out += parts
+    return out
+
+
+@dataclass
+class ConceptKeys:
+    page: str  # the concept page's location, e.g. glossary/memory/shared-memory.html
+    queries: list[str]  # what a reader types for it: title, names, aliases, symbols
+    claim: dict[str, int]  # how strongly it owns each spelling (lower is stronger), for spellings two concepts share
+
+RELATION_CLAIM = {"same": 1, "renamed": 1, "approximate": 2}
+
+
+def concept_keys(g: Any) -> dict[str, ConceptKeys]:
+    """Every concept's own spellings, from the glossary models, keyed by its page's location."""
+    out: dict[str, ConceptKeys] = {}
+    for c in g.concepts.values():
+        # A spelling two concepts share goes to the one that names it itself (title, alias), then to the
+        # one whose term maps most faithfully (same or renamed before approximate).
+        claim = {s: 0 for s in [c.title, *c.aliases, *c.abbreviations]}
+        for backend in ("cuda", "hip", "metal", "triton", "mlx"):
+            term = getattr(c.terms, backend)
+            if term is None or term.relation.value == "none":
+                continue
+            for s in term.names + term.symbols:
+                claim[s] = min(claim.get(s, 9), RELATION_CLAIM.get(term.relation.value, 3))
+        page = f"glossary/{c.category.value}/{c.id}.html"
+        out[page] = ConceptKeys(page, list(claim), claim)
+    return out
+
+
+def query_terms(query: str) -> list[str]:
+    """The terms the browser searches for when a reader types `query` (each with a trailing wildcard)."""
+    return tokens(html.escape(query))
+
+
+class Scorer:
+    """lunr's scores of the spelling entries (title, keys and keyparts decide between them)."""
+
+    def __init__(self, docs: list[dict[str, Any]], idf_docs: list[dict[str, Any]]) -> None:
+        """Scores `docs` (the spelling entries) with term weights computed over the whole index."""
+        self.docs = docs
+        self.postings: dict[str, dict[int, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+        for i, doc in enumerate(docs):
+            for name in ("title", "keys", "keyparts"):
+                counts = _counts(doc.get(name))
+                for t, tf in counts.items():
+                    self.postings[t][i][name] = tf
+        wanted = set(self.postings)
+        df: dict[str, int] = defaultdict(int)
+        for doc in idf_docs:
+            for name in FIELDS:
+                for t in _counts(doc.get(name)):
+                    if t in wanted:
+                        df[t] += 1  # lunr counts a document once per field it holds the term in
+        n = len(idf_docs)
+        self.idf = {t: math.log(1 + abs((n - d + 0.5) / (d + 0.5))) for t, d in df.items()}
+        self.vocab = sorted(self.postings)
+        # Each entry's weight for each term, before its boost (lunr rounds to three decimals after boosting).
+        self.weights: dict[str, list[tuple[int, list[float]]]] = {
+            t: [(doc, [self.idf.get(t, 0.0) * ((K1 + 1) * tf) / (K1 + tf) * FIELDS[name] for name, tf in fields.items()])
+                for doc, fields in docs_.items()]
+            for t, docs_ in self.postings.items()}
+        self._expanded: dict[str, list[str]] = {}
+
+    def expand(self, term: str) -> list[str]:
+        """The indexed terms a query term with a trailing wildcard matches."""
+        got = self._expanded.get(term)
+        if got is None:
+            lo = bisect.bisect_left(self.vocab, term)
+            hi = bisect.bisect_left(self.vocab, term + "\uffff")
+            got = self._expanded[term] = self.vocab[lo:hi]
+        return got
+
+    def entry_scores(self, clauses: list[str], boosts: dict[str, float] | None = None) -> dict[int, float]:
+        """Each matching entry's score for the query terms, Material's post-query boost included."""
+        if not clauses:
+            return {}
+        boosts = boosts or {}
+        score: dict[int, float] = defaultdict(float)
+        matched: dict[int, set[int]] = defaultdict(set)
+        for ci, term in enumerate(clauses):
+            for t in self.expand(term):
+                for doc, ws in self.weights[t]:
+                    b = boosts.get(self.docs[doc]["location"], 1.0) if boosts else 1.0
+                    score[doc] += sum(ws) * b
+                    matched[doc].add(ci)
+        # Spelling entries are sections (their location has a #): Material's boost is the share of the
+        # query's terms they match, squared, plus one.
+        return {doc: s * (1 + (len(matched[doc]) / len(clauses)) ** 2) for doc, s in score.items()}
+
+    def rank(self, query: str, boosts: dict[str, float]) -> list[tuple[float, str]]:
+        """Pages in the order of their best spelling entry for the query."""
+        best: dict[str, float] = {}
+        for doc, s in self.entry_scores(query_terms(query), boosts).items():
+            page = self.docs[doc]["location"].split("#", 1)[0]
+            best[page] = max(best.get(page, 0.0), s)
+        return sorted(((s, p) for p, s in best.items()), reverse=True)
+
+
+_QUERY_SYNTAX = re.compile(r"^[+-]|[:^~*]")
+
+
+def searchable(spelling: str) -> bool:
+    """Whether typing the spelling as it is makes a plain query in Material's search.
+
+    A leading `-` or `+` means "without" or "must have", `:` names a field, `^` and `~` set a boost
+    or an edit distance: `-std=metal3.1` or `makeLibrary(source:options:)` typed verbatim ask for
+    something else, so they are not counted as a concept's own queries (their entries still exist).
+    """
+    return not _QUERY_SYNTAX.search(spelling)
+
+
+def own_queries(keys: dict[str, ConceptKeys]) -> list[tuple[str, str]]:
+    """(query, page that should come first) for every spelling of a concept.
+
+    A spelling several concepts share goes to the strongest claim (see concept_keys); where two claims
+    are equally strong there is no single right answer, and the spelling is left out.
+    """
+    claims: dict[str, dict[str, int]] = defaultdict(dict)
+    for ck in keys.values():
+        for q in ck.queries:
+            norm = " ".join(query_terms(q))
+            if norm:
+                claims[norm][ck.page] = min(claims[norm].get(ck.page, 99), ck.claim[q])
+    out = []
+    for ck in keys.values():
+        for q in ck.queries:
+            if not searchable(q):
+                continue
+            ranked = sorted((c, p) for p, c in claims.get(" ".join(query_terms(q)), {}).items())
+            if ranked and ranked[0][1] == ck.page and (len(ranked) == 1 or ranked[0][0] < ranked[1][0]):
+                out.append((q, ck.page))
+    return out
+
+
+@dataclass
+class Tuning:
+    entries: int  # spelling entries added
+    queries: list[tuple[str, str]]  # (spelling, page) for every spelling one concept owns
+    unresolved: list[tuple[str, str, str]]  # (spelling, its page, the page that still comes first)
+
+
+ANCHOR = "across-vendors"  # the id of a concept page's cross-vendor table: where a spelling entry leads
+
+
+def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
+    out = []
+    for page, ck in keys.items():
+        for i, spelling in enumerate(ck.queries):
+            toks = query_terms(spelling)
+            if not toks:
+                continue
+            split = pieces(spelling) if len(toks) == 1 else []
+            # No text: Material counts a query word found in any field of an entry as matched, so a
+            # text that repeated the page's title would let every entry of the page match every word.
+            out.append({"location": f"{page}#{ANCHOR}-{i}", "title": html.escape(spelling), "_claim": ck.claim[spelling],
+                        "text": "", "keys": " ".join(toks),
+                        "keyparts": " ".join(p for p in split if p not in toks)})
+    return out
+
+
+def tune(index: dict[str, Any], g: Any, check: bool = True) -> Tuning:
+    """Add the spelling entries and the parts field, and boost the entries (in place)."""
+    keys = concept_keys(g)
+    docs = [d for d in index["docs"] if f"#{ANCHOR}-" not in d["location"]]  # idempotent
+    for doc in docs:
+        split = _split_forms(doc.get("title", "") + " " + doc.get("text", ""))
+        if split:
+            doc["parts"] = " ".join(split)
+        if doc["location"].split("#", 1)[0] in keys:
+            doc.pop("boost", None)  # the spelling entries carry the ranking now
+    entries = _entries(keys)
+    index["docs"] = docs + entries
+    index["config"]["fields"] = {name: {"boost": b} for name, b in FIELDS.items()}
+    scorer = Scorer(entries, idf_docs=docs + entries)
+    queries = own_queries(keys)
+    boosts = solve_entry_boosts(scorer, entries)
+    for doc in entries:
+        del doc["_claim"]
+        if boosts.get(doc["location"], 1.0) != 1.0:
+            doc["boost"] = round(boosts[doc["location"]], 4)
+    left = []
+    for q, want in queries if check else []:
+        ranked = scorer.rank(q, boosts)
+        if ranked and ranked[0][1] != want:
+            left.append((q, want, ranked[0][1]))
+    return Tuning(len(entries), queries, left)
+
+
+def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[str, float]:
+    """Longest spelling first, each entry's boost just above every other page's entry its own query reaches.
+
+    A later, shorter entry (`HIP`) may then need so large a boost that it overtakes a longer one on the
+    longer one's query (`HIP graphs`); a few more passes in the same order raise what lost again.
+    """
+    order = sorted(range(len(entries)), key=lambda i: (-len(entries[i]["keys"]), entries[i]["location"]))
+    raw = {i: scorer.entry_scores(entries[i]["keys"].split()) for i in order}
+    page = [e["location"].split("#", 1)[0] for e in entries]
+    winner: dict[str, tuple[int, str]] = {}  # a shared spelling's owner: the strongest claim, then the page
+    for i, e in enumerate(entries):
+        winner[e["keys"]] = min(winner.get(e["keys"], (99, "~")), (e["_claim"], page[i]))
+    boost = [1.0] * len(entries)
+    for _ in range(PASSES):
+        changed = False
+        for i in order:
+            own = raw[i].get(i, 0.0)
+            if own <= 0:
+                continue
+            need = boost[i]
+            for j, sc in raw[i].items():
+                # Another page's entry with the very same spelling: only the spelling's owner must beat
+                # it (else the two would raise each other without end).
+                if page[j] == page[i]:
+                    continue
+                if entries[j]["keys"] == entries[i]["keys"] and winner[entries[i]["keys"]][1] != page[i]:
+                    continue
+                if boost[j] * sc >= boost[i] * own:
+                    need = max(need, boost[j] * sc / own * 1.05)
+            need = min(need, MAX_BOOST)
+            if need > boost[i]:
+                boost[i], changed = need, True
+        if not changed:
+            break
+    return {entries[i]["location"]: b for i, b in enumerate(boost) if b != 1.0}
+
+
+def tune_index(path: Path, g: Any, check: bool = False) -> Tuning:
+    index = json.loads(path.read_text(encoding="utf-8"))
+    result = tune(index, g, check)
+    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    return result
