@@ -1,28 +1,46 @@
-"""Benchmark `xlate explain`: lines per second over a generated CUDA tree, per-file latency, and a
-5,000-line file explained from a cold process (interpreter start included).
+"""Benchmark `xlate explain`: where the time goes, cold runs against `python3 -c pass`, linear time on
+hostile shapes, and throughput over a generated tree.
 
-Targets on a 2-core machine: the 5,000-line file in under 150 ms including process start, and at
-least 50,000 lines per second over a tree. The reference run is `python -c pass` in the same
-session, so the figures can be read against the interpreter's own start-up cost on this machine.
-The cold runs use the installed `xlate` command (as a user would), alternating with the reference
-run, and the package is byte-compiled first: with PYTHONDONTWRITEBYTECODE set, a process would
-otherwise recompile every module it imports on each start. The generated file is dense (more than
-one CUDA symbol per line); the example kernels, concatenated to the same length, give a second,
-more ordinary file.
+Every figure is a median over alternating runs in this one process, printed with its same-run
+reference, so it can be read whatever the machine's load (printed too):
 
-    python benchmarks/bench_explain.py [--files 200] [--lines 600] [--jobs 2]
+1. Profile of one 5,000-line file in process, by stage: read, parse (tree-sitter), symbol scan,
+   rules, JSON writing; and the start-up (interpreter, imports, symbol map) from cold runs.
+2. Cold `xlate explain --format json` of that file, and of the example kernels concatenated to the
+   same length, as a ratio to `python3 -c pass` (issue target: within 10x). With `--compare SRC`
+   (the src/ folder of another checkout, e.g. the revision before a change) the same runs are made
+   for that revision, alternating, and the ratio between the two is printed.
+3. Literal-heavy expressions: 10,000 and 80,000 terms in one `return 1 + 1 + ...;`, cold runs
+   (targets: at most 10 s, at most 16x the 10,000-term run).
+4. Every shape of tests/fixtures/shapes at n and 2n units, in process: the ratio of the medians
+   (target: at most ~2.5 for doubling).
+5. A generated tree: files/s and lines/s in process (jobs 1 and 2) and as one cold command.
+   hipify-perl is not installed here and no package registry this machine can use carries it, so
+   no tree-vs-hipify-perl ratio is printed.
+
+With `--instructions`, the cold 5,000-line run and `python3 -c pass` are also counted in machine
+instructions under valgrind's callgrind (deterministic, independent of load; slow).
+
+    python benchmarks/bench_explain.py [--repeat 7] [--files 100] [--lines 600] [--compare OLD/src]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the shapes corpus (tests/shapes.py)
 
 # One block of typical CUDA: includes once per file, then kernels, device helpers, host code.
 HEADER = """#include <cuda_runtime.h>
@@ -90,26 +108,9 @@ def make_tree(root: Path, files: int, lines: int) -> int:
     return total
 
 
-def cold_runs(args: list[str], repeat: int) -> tuple[list[float], list[float]]:
-    """Wall time and CPU time (user + system) of each run. On a shared machine the CPU time is the
-    steadier figure: wall time there also counts the time spent waiting for a core."""
-    import resource
-
-    walls, cpus = [], []
-    for _ in range(repeat):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        walls.append(time.perf_counter() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return walls, cpus
-
-
 def examples_file(lines: int) -> str:
     """The example kernels of the gallery, repeated to about `lines` lines."""
-    root = Path(__file__).resolve().parents[1] / "kernels" / "examples"
-    sources = [p.read_text(encoding="utf-8") for p in sorted(root.glob("*/*.cu"))]
+    sources = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "kernels" / "examples").glob("*/*.cu"))]
     if not sources:
         return ""
     parts, count = [], 0
@@ -120,116 +121,275 @@ def examples_file(lines: int) -> str:
     return "".join(parts)
 
 
-def command() -> list[str]:
-    """The `xlate` console script next to this interpreter, else `python -m xlate`."""
-    script = Path(sys.executable).with_name("xlate")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "xlate"]
-
-
 def load() -> str:
-    return f"load average {os.getloadavg()[0]:.2f}"
+    return f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
 
 
-def stages(path: Path, smap: object) -> dict[str, float]:
-    """Best-of-5 CPU time of each stage for one file: parse, symbol scan, hazard rules."""
+def med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+# --- cold runs -----------------------------------------------------------------------------------
+
+class Revision:
+    """A checkout's src/ folder, run as `python -m xlate` with its own symbol-map cache."""
+
+    def __init__(self, label: str, src: Path, cache: Path) -> None:
+        self.label, self.src, self.cache = label, src, cache
+
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "PYTHONPATH": str(self.src), "XDG_CACHE_HOME": str(self.cache)}
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "xlate", *args]
+
+    def prepare(self) -> None:
+        import compileall
+
+        # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every cold run would otherwise
+        # recompile each module it imports. Then one run fills this revision's symbol-map cache.
+        compileall.compile_dir(str(self.src / "xlate"), quiet=1)
+        probe = self.src.parent / "glossary"
+        subprocess.run(self.command("explain", str(ROOT / "tests" / "fixtures" / "explain" / "constructs.cu")),
+                       env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       cwd=str(probe.parent))
+
+
+def timed(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """Wall time, CPU time (user + system of the child) and exit status of one run."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, done.returncode
+
+
+def cold_section(revisions: list[Revision], files: list[tuple[str, Path]], repeat: int) -> None:
+    print("\n## Cold runs: `xlate explain FILE --format json` against `python3 -c pass`, alternating")
+    bare = [sys.executable, "-c", "pass"]
+    for label, path in files:
+        walls: dict[str, list[float]] = {r.label: [] for r in revisions}
+        cpus: dict[str, list[float]] = {r.label: [] for r in revisions}
+        ref_w: list[float] = []
+        ref_c: list[float] = []
+        for _ in range(repeat):
+            w, c, _ = timed(bare)
+            ref_w.append(w)
+            ref_c.append(c)
+            for r in revisions:
+                w, c, code = timed(r.command("explain", str(path), "--format", "json"), r.env())
+                if code not in (0, 1):
+                    raise SystemExit(f"{r.label}: explain exited {code} on {path}")
+                walls[r.label].append(w)
+                cpus[r.label].append(c)
+        print(f"{label}: python3 -c pass median {med(ref_w) * 1e3:.0f} ms wall, {med(ref_c) * 1e3:.0f} ms CPU ({load()})")
+        for r in revisions:
+            print(f"  {r.label}: median {med(walls[r.label]) * 1e3:.0f} ms wall ({med(walls[r.label]) / med(ref_w):.1f}x python -c pass), "
+                  f"{med(cpus[r.label]) * 1e3:.0f} ms CPU ({med(cpus[r.label]) / med(ref_c):.1f}x)")
+        if len(revisions) == 2:
+            a, b = revisions
+            print(f"  {a.label} / {b.label}: {med(walls[a.label]) / med(walls[b.label]):.2f}x wall, "
+                  f"{med(cpus[a.label]) / med(cpus[b.label]):.2f}x CPU")
+
+
+def startup_section(revisions: list[Revision], repeat: int) -> None:
+    """What a run costs before it reads a file: interpreter, imports, the symbol map from its cache."""
+    print("\n## Start-up before the first file (cold processes, alternating)")
+    bare = [sys.executable, "-c", "pass"]
+    code = ("import xlate.explain as e, xlate.symbols as s\n"
+            "s.load(); e.load_rules()\n"
+            "import xlate.render.json_\n")
+    ref, by = [], {r.label: [] for r in revisions}
+    nosite = []
+    for _ in range(repeat):
+        ref.append(timed(bare)[0])
+        nosite.append(timed([sys.executable, "-S", "-c", "pass"])[0])
+        for r in revisions:
+            by[r.label].append(timed([sys.executable, "-c", code], r.env())[0])
+    print(f"python3 -c pass {med(ref) * 1e3:.0f} ms; python3 -S -c pass {med(nosite) * 1e3:.0f} ms "
+          "(the difference is this installation's site-packages start-up hooks)")
+    for r in revisions:
+        print(f"  {r.label}: interpreter + imports + symbol map + rules {med(by[r.label]) * 1e3:.0f} ms "
+              f"({(med(by[r.label]) - med(ref)) * 1e3:.0f} ms over python -c pass)")
+
+
+def instructions_section(revisions: list[Revision], path: Path) -> None:
+    if not shutil.which("valgrind"):
+        print("\n## Instructions: valgrind is not installed; skipped")
+        return
+    print("\n## Machine instructions (valgrind callgrind, one run each; independent of load)")
+
+    def count(args: list[str], env: dict[str, str] | None = None) -> int:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", *args],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, check=False)
+        m = re.search(r"Collected : (\d+)", out.stderr)
+        return int(m.group(1)) if m else 0
+
+    ref = count([sys.executable, "-c", "pass"])
+    print(f"python3 -c pass: {ref / 1e6:.0f} M instructions")
+    for r in revisions:
+        n = count(r.command("explain", str(path), "--format", "json"), r.env())
+        print(f"  {r.label}: {n / 1e6:.0f} M instructions ({n / ref:.1f}x python -c pass)")
+
+
+# --- in process ----------------------------------------------------------------------------------
+
+def profile_section(path: Path, smap: object, repeat: int) -> None:
+    """Median CPU time of each stage for one file, as explain runs them."""
     from xlate import explain
     from xlate.cuda import occurrences, prepare
     from xlate.cuda.parser import parse
-    from xlate.rules.base import SourceView
+    from xlate.cuda.source import SourceView
+    from xlate.cuda.tree import Locator
+    from xlate.render import json_
 
-    raw = path.read_bytes()
-    best = {"parse": 1e9, "scan": 1e9, "rules": 1e9}
-    for _ in range(5):
-        source = bytes(bytearray(raw))  # a new object: per-file caches keyed by the source start empty
-        t0 = time.process_time()
+    stages: dict[str, list[float]] = {k: [] for k in ("read", "parse", "scan", "rules", "json", "whole")}
+    clock = time.process_time
+    result = None
+    for _ in range(repeat):
+        t0 = clock()
+        source = path.read_bytes()
+        t1 = clock()
         tree = parse(prepare.for_parsing(source))
-        t1 = time.process_time()
-        found = occurrences.find(tree, source, smap)
-        t2 = time.process_time()
-        view = SourceView(str(path), source, tree, found)
+        t2 = clock()
+        locator = Locator(tree)
+        found = occurrences.find(tree, source, smap, None, locator)
+        t3 = clock()
+        view = SourceView(str(path), source, tree, found, locator)
         for rule in explain.load_rules():
             list(rule.check(view))
-        t3 = time.process_time()
-        best = {"parse": min(best["parse"], t1 - t0), "scan": min(best["scan"], t2 - t1), "rules": min(best["rules"], t3 - t2)}
-    return best
+        t4 = clock()
+        result = explain.explain_path(path.name, path, smap)
+        t5 = clock()
+        json_.write([result], io.StringIO(), backend="all")
+        t6 = clock()
+        for key, value in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t6 - t5, t5 - t4)):
+            stages[key].append(value)
+    assert result is not None
+    whole = med(stages["whole"])
+    print(f"\n## Profile of one file in process ({path.stat().st_size // 1024} KB, {result['lines']} lines, "
+          f"{len(result['annotations'])} annotations, {len(result['hazards'])} hazards; median CPU of {repeat} runs; {load()})")
+    for key in ("read", "parse", "scan", "rules", "json"):
+        print(f"  {key:6s} {med(stages[key]) * 1e3:6.1f} ms  ({med(stages[key]) / whole:4.0%} of explain_path)")
+    print(f"  explain_path as a whole (read + parse + scan + rules + result dicts): {whole * 1e3:.1f} ms")
+
+
+def literal_section(rev: Revision, root: Path, repeat: int) -> None:
+    print("\n## Literal-heavy expressions: `__device__ int f() { return 1 + 1 + ... ; }`, cold runs")
+    times = {}
+    for n in (10_000, 80_000):
+        path = root / f"literals_{n}.cu"
+        path.write_text("__device__ int f() { return " + " + ".join(["1"] * n) + "; }\n")
+        runs = [timed(rev.command("explain", str(path), "--format", "json", "--file-timeout", "0"), rev.env())[0]
+                for _ in range(max(1, repeat // 2))]
+        times[n] = med(runs)
+        print(f"  {n:,} terms: median {times[n]:.2f} s wall ({load()})")
+    print(f"  80,000 / 10,000 terms: {times[80_000] / times[10_000]:.1f}x (targets: at most 10 s and 16x)")
+
+
+def shapes_section(smap: object, n: int, repeat: int) -> None:
+    from shapes import expand, load_shapes
+
+    from xlate import explain
+
+    print(f"\n## Shapes (tests/fixtures/shapes) at {n:,} and {2 * n:,} units, in process, median CPU of {repeat}")
+    worst = 0.0
+    for name, shape in load_shapes().items():
+        medians = []
+        for size in (n, 2 * n):
+            source = expand(shape, size)
+            runs = []
+            for _ in range(repeat):
+                c0 = time.process_time()
+                explain.explain_source(name, source, smap)
+                runs.append(time.process_time() - c0)
+            medians.append(med(runs))
+        ratio = medians[1] / medians[0] if medians[0] else float("nan")
+        worst = max(worst, ratio)
+        print(f"  {name:22s} {medians[0] * 1e3:8.1f} ms -> {medians[1] * 1e3:8.1f} ms  ({ratio:.2f}x)")
+    print(f"  worst doubling ratio {worst:.2f}x (target: at most ~2.5x)")
+
+
+def tree_section(rev: Revision, smap: object, root: Path, files: int, lines: int, jobs: int, repeat: int) -> None:
+    from xlate import explain
+    from xlate.cuda.files import collect
+
+    tree = root / "tree"
+    total = make_tree(tree, files, lines)
+    targets, _ = collect([str(tree)])
+    print(f"\n## Tree: {files} generated files, {total:,} lines ({load()})")
+    for j in sorted({1, jobs}):
+        walls = []
+        for _ in range(max(1, repeat // 3)):
+            t0 = time.perf_counter()
+            results = explain.explain_targets(targets, smap, jobs=j)
+            walls.append(time.perf_counter() - t0)
+            assert len(results) == files
+        dt = med(walls)
+        print(f"  in process, jobs={j}: {dt:.2f} s, {files / dt:,.0f} files/s, {total / dt:,.0f} lines/s")
+    walls = [timed(rev.command("explain", str(tree), "--format", "json", "--jobs", str(jobs)), rev.env())[0]
+             for _ in range(max(1, repeat // 3))]
+    dt = med(walls)
+    print(f"  one cold command (--jobs {jobs}): {dt:.2f} s, {files / dt:,.0f} files/s, {total / dt:,.0f} lines/s")
+    print("  hipify-perl: not installed and not in any package registry reachable here; no ratio measured")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--files", type=int, default=200)
+    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--files", type=int, default=100)
     p.add_argument("--lines", type=int, default=600)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--repeat", type=int, default=7)
+    p.add_argument("--shape-size", type=int, default=10_000)
+    p.add_argument("--compare", type=Path, default=None, metavar="SRC", help="src/ of another checkout to run alongside")
+    p.add_argument("--instructions", action="store_true", help="also count instructions under valgrind (slow)")
+    p.add_argument("--only", default="profile,startup,cold,literals,shapes,tree",
+                   help="comma-separated sections to run")
     args = p.parse_args()
+    only = set(args.only.split(","))
 
-    import compileall
-
-    import xlate
     from xlate import explain, symbols
-    from xlate.cuda.files import collect
 
-    compileall.compile_dir(str(Path(xlate.__file__).parent), quiet=1)
-    smap = symbols.load()  # warm the on-disk cache so that cold runs measure the hot path
-    getattr(explain, "quiet_gc", lambda: None)()  # as the command does (older revisions have no such step)
+    cache = Path(tempfile.mkdtemp(prefix="xlate-bench-"))
+    revisions = [Revision("this tree", ROOT / "src", cache / "now")]
+    if args.compare:
+        revisions.append(Revision(f"compare ({args.compare})", args.compare.resolve(), cache / "compare"))
+    for r in revisions:
+        r.prepare()
+    os.environ["XDG_CACHE_HOME"] = str(cache / "now")
+    smap = symbols.load()
+    explain.quiet_gc()
     explain.load_rules()
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        big = root / "big.cu"
-        big.write_text(make_file(5000, 7))
-        big_lines = big.read_text().count("\n")
-
-        # In-process latency of the 5,000-line file (parse + occurrences + rules).
-        lat, cpu = [], []
-        for _ in range(args.repeat):
-            t0, c0 = time.perf_counter(), time.process_time()
-            r = explain.explain_path("big.cu", big, smap)
-            lat.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-        print(f"{load()}")
-        print(f"5,000-line file in process: median {statistics.median(lat) * 1e3:.1f} ms wall, "
-              f"{statistics.median(cpu) * 1e3:.1f} ms CPU "
-              f"({big_lines} lines, {len(r['annotations'])} annotations, {len(r['hazards'])} hazards)")
-        st = stages(big, smap)
-        print("  stages (best CPU ms): " + ", ".join(f"{k} {v * 1e3:.1f}" for k, v in st.items()))
-
-        # Same file from a cold process, interpreter start included, against `python -c pass`
-        # (alternating, so that both see the same machine load).
-        examples = root / "examples.cu"
-        examples.write_text(examples_file(5000))
-        for label, path in (("5,000-line generated file", big), (f"{examples.read_text().count(chr(10))}-line example kernels", examples)):
-            cold, cold_cpu, bare, bare_cpu = [], [], [], []
-            for _ in range(args.repeat):
-                w, c = cold_runs(command() + ["explain", str(path), "--format", "json"], 1)
-                cold += w
-                cold_cpu += c
-                w, c = cold_runs([sys.executable, "-c", "pass"], 1)
-                bare += w
-                bare_cpu += c
-            print(f"{label}, cold `xlate explain --format json`: median {statistics.median(cold) * 1e3:.0f} ms wall "
-                  f"(best {min(cold) * 1e3:.0f}), median {statistics.median(cold_cpu) * 1e3:.0f} ms CPU; "
-                  f"python -c pass: {statistics.median(bare) * 1e3:.0f} ms wall, {statistics.median(bare_cpu) * 1e3:.0f} ms CPU; "
-                  f"{load()} (target < 150 ms)")
-        nosite, _ = cold_runs([sys.executable, "-S", "-c", "pass"], args.repeat)
-        print(f"  interpreter start without site-packages (python -S -c pass): {statistics.median(nosite) * 1e3:.0f} ms wall; "
-              "the difference to python -c pass is what this installation's .pth start-up hooks cost")
-
-        tree = root / "tree"
-        total = make_tree(tree, args.files, args.lines)
-        print(f"tree: {load()}")
-        targets, _ = collect([str(tree)])
-        for jobs in sorted({1, args.jobs}):
-            t0 = time.perf_counter()
-            results = explain.explain_targets(targets, smap, jobs=jobs)
-            dt = time.perf_counter() - t0
-            if jobs == 1:
-                c0 = time.process_time()
-                explain.explain_targets(targets, smap, jobs=1)
-                per_core = total / (time.process_time() - c0)
-                print(f"tree, {args.files} files: {per_core:,.0f} lines per CPU-second on one core")
-            assert len(results) == args.files, (len(results), args.files)
-            print(f"tree, {args.files} files, {total} lines, jobs={jobs}: {dt:.2f} s, {total / dt:,.0f} lines/s, "
-                  f"{dt / args.files * 1e3:.1f} ms per file (target >= 50,000 lines/s)")
-        print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            big = root / "big.cu"
+            big.write_text(make_file(5000, 7))
+            examples = root / "examples.cu"
+            examples.write_text(examples_file(5000))
+            print(f"# bench_explain ({load()})")
+            if "profile" in only:
+                profile_section(big, smap, args.repeat)
+            if "startup" in only:
+                startup_section(revisions, args.repeat)
+            if "cold" in only:
+                cold_section(revisions, [("5,000-line generated file", big),
+                                         (f"{examples.read_text().count(chr(10)):,}-line example kernels", examples)], args.repeat)
+            if args.instructions:
+                instructions_section(revisions, big)
+            if "literals" in only:
+                literal_section(revisions[0], root, args.repeat)
+            if "shapes" in only:
+                shapes_section(smap, args.shape_size, max(3, args.repeat // 2))
+            if "tree" in only:
+                tree_section(revisions[0], smap, root, args.files, args.lines, args.jobs, args.repeat)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(f"\n# done ({load()})")
 
 
 if __name__ == "__main__":

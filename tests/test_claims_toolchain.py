@@ -380,3 +380,34 @@ def test_h200_device_properties(tmp_path: Path) -> None:
     if props["cc"] != 90:
         pytest.skip(f"{props['name']} is not a Hopper GPU")
     _check_hopper_props(props)
+
+
+@pytest.mark.slow
+@needs_clang
+def test_gfx942_fence_cache_maintenance(tmp_path: Path) -> None:
+    """An agent-scope fence writes back and invalidates L2 on gfx942; a workgroup-scope fence adds nothing."""
+    source = """__global__ void agent(int* p) { p[0] = 1; __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent"); p[1] = 2; }
+__global__ void group(int* p) { p[0] = 1; __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup"); p[1] = 2; }
+"""
+    run = _hip_compile(tmp_path, source, "gfx942")
+    assert run.returncode == 0, run.stderr
+    asm = (tmp_path / "claim.s").read_text()
+    agent = asm[asm.index("_Z5agentPi:"):asm.index("s_endpgm", asm.index("_Z5agentPi:"))]
+    group = asm[asm.index("_Z5groupPi:"):asm.index("s_endpgm", asm.index("_Z5groupPi:"))]
+    assert "buffer_wbl2 sc1" in agent and "buffer_inv sc1" in agent
+    assert "buffer_wbl2" not in group and "buffer_inv" not in group
+
+
+def test_hip_7_header_facts() -> None:
+    """Facts the warp and fence cards take from the HIP 7.1 headers."""
+    root = _hip7_headers()
+    if root is None:
+        pytest.skip("Triton's AMD backend with HIP headers is not installed")
+    warp = (root / "amd_detail" / "amd_warp_functions.h").read_text()
+    device = (root / "amd_detail" / "amd_device_functions.h").read_text()
+    # warpSize is an object converting through __builtin_amdgcn_wavefrontsize(), not a constexpr int.
+    assert re.search(r"operator int\(\) const noexcept \{\s*return __builtin_amdgcn_wavefrontsize\(\);\s*\}\s*\} warpSize\{\};", warp)
+    assert "unsigned long long int __ballot(int predicate)" in warp
+    assert "__builtin_amdgcn_ds_bpermute" in warp
+    assert '__builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent")' in device  # __threadfence
+    assert re.search(r'__threadfence_block\(\) \{\s*__builtin_amdgcn_fence\(__ATOMIC_SEQ_CST, "workgroup"\);', device)

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcMethodNotFound
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from xlate.lsp import symbol_at
+from xlate.lsp.cards import symbol_at
 
 KERNEL = """\
 #include <cuda_runtime.h>

@@ -72,12 +72,19 @@ def test_a_silenced_symbol_gets_the_dedicated_rule_only(smap: symbols.SymbolMap)
     assert [h["rule"] for h in result["hazards"]] == ["XL042"]
 
 
+# The symbol-map rules report what the glossary records about each symbol, which grows week by
+# week; an example written for a code pattern is held to its own rule among the pattern rules.
+SYMBOL_MAP_RULES = {"XL090", "XL091"}
+
+
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
 def test_documented_example_fires_exactly_its_rule(rule: Rule, smap: symbols.SymbolMap) -> None:
     result = explain.explain_source(f"{rule.name}-example.cu", rule.example.encode(), smap)
     assert not [e for e in result["errors"] if e["kind"] == "rule"], result["errors"]
-    fired = sorted({h["rule"] for h in result["hazards"]})
-    assert fired == [rule.code], [f'{h["line"]}:{h["column"]} {h["rule"]} {h["message"]}' for h in result["hazards"]]
+    fired = {h["rule"] for h in result["hazards"]}
+    if rule.code not in SYMBOL_MAP_RULES:
+        fired -= SYMBOL_MAP_RULES
+    assert sorted(fired) == [rule.code], [f'{h["line"]}:{h["column"]} {h["rule"]} {h["message"]}' for h in result["hazards"]]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)

@@ -248,3 +248,21 @@ def test_elementwise_vector_compound_operators_are_kept_out_of_hip_builds_and_ot
     assert rep["fixed"] == {"vector-compound-operator (float2 += float2: HIP's vector types define it)": 1}
     again, _ = tr(text, name="helper_math.h")
     assert again == text
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_same_tree_as_one_process(tmp_path: Path) -> None:
+    src = _tree(tmp_path)
+    for i in range(6):
+        (src / f"extra{i}.cu").write_text(f"__global__ void k{i}(float* x) {{ x[threadIdx.x % 32] = 0; }}\n"
+                                          f"void h{i}(float** p) {{ cudaMalloc(p, 4); }}\n")
+    outs = {}
+    for jobs in (1, 2):
+        err = io.StringIO()
+        code = run([str(src)], "hip", str(tmp_path / f"out{jobs}"), options=Options(), summary="json", jobs=jobs,
+                   stdout=io.StringIO(), stderr=err)
+        assert code == 0, err.getvalue()
+        outs[jobs] = ({p.relative_to(tmp_path / f"out{jobs}").as_posix(): p.read_bytes()
+                       for p in (tmp_path / f"out{jobs}").rglob("*") if p.is_file()}, json.loads(err.getvalue()))
+    assert outs[1][0] == outs[2][0] and len(outs[1][0]) == 10
+    assert outs[1][1] == outs[2][1]

@@ -3,8 +3,9 @@
 A CUDA file is a sequence of top-level pieces: functions, declarations, preprocessor lines. Rules look
 inside one function at a time and at the file's declarations (constants, macros, aliases), so the
 findings of an unchanged function do not change while the declarations stay the same. After an edit,
-each changed piece is explained alone, in a copy of the file where every other function is left out
-(declarations kept); the rest comes from a cache.
+each changed piece is explained in a copy of the file that keeps the declarations and the functions
+the piece names (a launch needs its kernel's shared memory), without the other functions; a piece is
+explained again when a function it names changes. The rest comes from a cache.
 
 Where this would disagree with a whole-file pass, the quick pass declines (returns None) instead:
 - the declarations changed (their digest differs);
@@ -118,19 +119,73 @@ def _context_digest(pieces: list[Piece]) -> str:
     return h.hexdigest()
 
 
-def _view(pieces: list[Piece], keep: Piece) -> tuple[bytes, int]:
-    """The declarations and `keep`, in file order, without the other functions.
+def _view(pieces: list[Piece], keep: Piece, extra: frozenset[int] = frozenset()) -> tuple[bytes, int, list[tuple[int, Piece]]]:
+    """The declarations, `keep` and the functions it names (`extra`: their ids), in file order.
 
-    Returns the source and the line offset to add to a line of `keep` in it to get its line in the file.
+    Returns the source, the line offset to add to a line of `keep` in it to get its line in the
+    file, and where each piece starts in the view (0-based view line, piece).
     """
-    out, line, offset = [], 0, 0
+    out, line, offset, segments = [], 0, 0, []
     for p in pieces:
         if p is keep:
             offset = p.start - line
-        if p is keep or p.context:
+        if p is keep or p.context or id(p) in extra:
+            segments.append((line, p))
             out.append(p.text)
             line += p.end - p.start
-    return "\n".join(out).encode("utf-8", errors="replace"), offset
+    return "\n".join(out).encode("utf-8", errors="replace"), offset, segments
+
+
+_HEAD_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^<>{};()]*>\s*)?\(")
+_NOT_NAMES = frozenset({"__launch_bounds__", "__attribute__", "__declspec", "alignas", "decltype", "sizeof",
+                        "if", "for", "while", "switch", "return", "defined", "__align__"})
+
+
+def _defined_name(p: Piece) -> str | None:
+    """The name a function piece defines: the first identifier before a '(' in its head."""
+    if p.context:
+        return None
+    head = _NOISE.sub(_blank, p.text.split("{", 1)[0])
+    for m in _HEAD_NAME.finditer(head):
+        if m.group(1) not in _NOT_NAMES:
+            return m.group(1)
+    return None
+
+
+class _Calls:
+    """Which function pieces each piece names, so that a piece is explained with the functions it
+    calls or launches (a launch's shared-memory total needs the kernel's own declarations), and is
+    explained again when one of them changes (the cache key carries their text)."""
+
+    def __init__(self, pieces: list[Piece], words: dict[str, frozenset[str]]) -> None:
+        self.by_name: dict[str, list[Piece]] = {}
+        for p in pieces:
+            name = _defined_name(p)
+            if name:
+                self.by_name.setdefault(name, []).append(p)
+        self.words = words
+
+    def _words(self, p: Piece) -> frozenset[str]:
+        found = self.words.get(p.text)
+        if found is None:
+            found = self.words[p.text] = frozenset(_WORD.findall(_NOISE.sub(_blank, p.text)))
+        return found
+
+    def of(self, p: Piece) -> list[Piece]:
+        if p.context:
+            return []
+        names = self._words(p) & self.by_name.keys()
+        return [q for n in sorted(names) for q in self.by_name[n] if q is not p]
+
+    def key(self, p: Piece) -> str:
+        callees = self.of(p)
+        if not callees:
+            return ""
+        h = hashlib.blake2b(digest_size=16)
+        for q in callees:
+            h.update(q.text.encode())
+            h.update(b"\0")
+        return h.hexdigest()
 
 
 def _syntax_errors(findings: Findings) -> list[Hazard]:
@@ -182,9 +237,10 @@ class IncrementalHazards:
 
     def __init__(self, explain: ExplainFn) -> None:
         self._explain = explain
-        self._cache: OrderedDict[tuple[str, str], Findings] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str], Findings] = OrderedDict()
         self._context: str | None = None
         self._texts: set[str] = set()  # the function pieces of the last state answered for
+        self._words: OrderedDict[str, frozenset[str]] = OrderedDict()  # identifiers by piece text
         self.pieces_explained = 0  # for tests and benchmarks: how much work the last update did
         self.declined: str | None = None
 
@@ -212,8 +268,9 @@ class IncrementalHazards:
                 at = bisect_right(starts, h["line"] - 1) - 1
                 if at >= 0:
                     shares[at][kind].append(h)
+        calls = self._calls(pieces)
         for p, share in zip(pieces, shares):
-            self._remember((p.text, self._context), _shift(share, -p.start))
+            self._remember((p.text, self._context, calls.key(p)), _shift(share, -p.start))
 
     def update(self, text: str) -> Findings | None:
         pieces = split(text)
@@ -231,13 +288,14 @@ class IncrementalHazards:
         context_findings: dict[tuple[str, str], str | None] = {}
         for p in pieces:
             if p.context:
-                for h in self._cache.get((p.text, context), {}).get("hazards", ()):
+                for h in self._cache.get((p.text, context, ""), {}).get("hazards", ()):
                     context_findings[(h["rule"], h["message"])] = _word_at(p.text, h["line"], h.get("column", 1))
         reproduced: set[tuple[str, str]] = set()
         out: Findings = {kind: [] for kind in KINDS}
         explained = 0
+        calls = self._calls(pieces)
         for p in pieces:
-            key = (p.text, context)
+            key = (p.text, context, calls.key(p))
             cached = self._cache.get(key)
             if cached is None:
                 explained += 1
@@ -245,14 +303,19 @@ class IncrementalHazards:
                 if not p.balanced:
                     self.declined = f"parentheses or brackets do not pair up in lines {p.start + 1}-{p.end}"
                     return None
-                source, offset = _view(pieces, p)
+                source, offset, segments = _view(pieces, p, frozenset(id(q) for q in calls.of(p)))
                 found = self._explain(source)
                 errors = _syntax_errors(found)
                 if errors:
                     self.declined = f"a syntax error at line {errors[0]['line'] + offset}"
                     return None
-                outside = {(h["rule"], h["message"]) for h in found.get("hazards", ())
-                           if not p.start < h["line"] + offset <= p.end}
+                starts = [start for start, _ in segments]
+                outside = set()
+                for h in found.get("hazards", ()):
+                    if not p.start < h["line"] + offset <= p.end:
+                        at = bisect_right(starts, h["line"] - 1) - 1
+                        if at >= 0 and segments[at][1].context:  # (findings in the callees are theirs)
+                            outside.add((h["rule"], h["message"]))
                 if outside - context_findings.keys():
                     self.declined = "a changed function adds a finding on a declaration"
                     return None
@@ -275,7 +338,12 @@ class IncrementalHazards:
             out[kind].sort(key=lambda h: (h["line"], h.get("column", 0), h.get("rule", "")))
         return out
 
-    def _remember(self, key: tuple[str, str], findings: Findings) -> None:
+    def _calls(self, pieces: list[Piece]) -> _Calls:
+        while len(self._words) > CACHE_LIMIT:
+            self._words.popitem(last=False)
+        return _Calls(pieces, self._words)  # type: ignore[arg-type]
+
+    def _remember(self, key: tuple[str, str, str], findings: Findings) -> None:
         self._cache[key] = findings
         while len(self._cache) > CACHE_LIMIT:
             self._cache.popitem(last=False)

@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-INDEX_VERSION = 5
+INDEX_VERSION = 10
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
@@ -241,13 +241,67 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
             prefixes.add(literal)
             if literal.endswith("::"):
                 namespaces.add(literal.split("::")[0])
-    return {"rows": packed, "texts": texts, "cuda": cuda, "spell": spell, "families": families,
+    # Flat lists, not objects: JSON makes a 9,000-key dictionary an order of magnitude slower than
+    # the same strings in a list, and dict(zip(...)) rebuilds it in under a millisecond when asked.
+    spell_keys = sorted(spell)
+    # Flat lists, not objects: JSON makes a 9,000-key dictionary an order of magnitude slower than
+    # the same strings in a list, and dict(zip(...)) rebuilds it in under a millisecond when asked.
+    spell_keys = sorted(spell)
+    return {"rows": packed, "texts": texts, "names": list(cuda), "spell_keys": spell_keys,
+            "spell_vals": [spell[k] for k in spell_keys], "families": families,
             "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+
+
+def names(index: dict[str, Any]) -> list[str]:
+    """Every CUDA spelling with a row, in row order."""
+    out = index.get("names")
+    if out is None:
+        out = index["names"] = bytes(index["_names"]).decode("utf-8").split("\n") if index["_names"] else []
+    return out
+
+
+def name_bytes(index: dict[str, Any]) -> frozenset[bytes]:
+    """The same spellings as bytes, for the scanner's cheapest test (split straight from the file)."""
+    raw = index.get("_names")
+    if raw is not None:
+        return frozenset(bytes(raw).split(b"\n")) if raw else frozenset()
+    return frozenset(n.encode() for n in index["names"])
+
+
+def row_count(index: dict[str, Any]) -> int:
+    return len(names(index))
+
+
+def _row_text(index: dict[str, Any], i: int) -> str | bytes:
+    """Row i's packed JSON: from the list of a freshly built index, or sliced out of the cached file's
+    row block, which is never parsed as a whole."""
+    blob = index.get("_blob")
+    if blob is None:
+        return index["rows"][i]
+    offsets = index["row_offsets"]
+    return bytes(blob[offsets[i]:offsets[i + 1] - 1])  # each row ends with a newline
+
+
+def cuda_names(index: dict[str, Any]) -> dict[str, int]:
+    """CUDA spelling -> row number, built on first use."""
+    found = index.get("_cuda")
+    if found is None:
+        all_names = names(index)
+        found = index["_cuda"] = dict(zip(all_names, range(len(all_names))))
+    return found
+
+
+def counterpart_spellings(index: dict[str, Any]) -> dict[str, list[int]]:
+    """Another backend's spelling -> packed (row * 8 + side) codes, built on first use."""
+    spell = index.get("_spell")
+    if spell is None:
+        spell = index["_spell"] = dict(zip(index["spell_keys"], index["spell_vals"]))
+    return spell
 
 
 def decode_row(index: dict[str, Any], i: int) -> dict[str, Any]:
     """One row as a plain dict: {cuda, concept, kind, family, section, cuda_versions, sides: {hip: {...}}}."""
-    raw = json.loads(index["rows"][i])
+    raw = json.loads(_row_text(index, i))
     texts = index["texts"]
 
     def text(value: Any) -> Any:
@@ -273,10 +327,10 @@ def decode_row(index: dict[str, Any], i: int) -> dict[str, Any]:
 def rows_for(index: dict[str, Any], spelling: str) -> list[tuple[dict[str, Any], str]]:
     """Every row in which `spelling` is written, with the side it is written on ("cuda" for the row's own)."""
     out: list[tuple[dict[str, Any], str]] = []
-    i = index["cuda"].get(spelling)
+    i = cuda_names(index).get(spelling)
     if i is not None:
         out.append((decode_row(index, i), "cuda"))
-    for code in index["spell"].get(spelling, ()):
+    for code in counterpart_spellings(index).get(spelling, ()):
         out.append((decode_row(index, code // 8), SIDE_ORDER[code % 8]))
     return out
 
@@ -335,6 +389,41 @@ def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
 
 _MEMO: dict[str, dict[str, Any]] = {}
 
+# The cached file holds two JSON documents after a one-line header: the symbol part, which explain,
+# translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
+# which lookup and hover need. A reader parses the card part only when it first asks for one of its
+# keys, so a cold explain does not pay for the cards.
+CARD_KEYS = ("concepts", "labels", "loose", "gpus", "gpu_names")
+
+
+class Index(dict):  # type: ignore[type-arg]
+    """The loaded index: a plain dict whose card keys are parsed on first access."""
+
+    def __init__(self, data: dict[str, Any], cards: bytes | None = None) -> None:
+        super().__init__(data)
+        self._cards = cards
+
+    def _load_cards(self) -> None:
+        if self._cards is not None:
+            text, self._cards = self._cards, None
+            self.update(_parse(text))
+
+    def __missing__(self, key: str) -> Any:
+        if key in CARD_KEYS and self._cards is not None:
+            self._load_cards()
+            return self[key]
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        if key in CARD_KEYS and self._cards is not None:
+            self._load_cards()
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        if key in CARD_KEYS and self._cards is not None:
+            return True
+        return super().__contains__(key)
+
 
 def load_index(root: Path | None = None) -> dict[str, Any]:
     """The index for the glossary's current content, rebuilt and cached when the content changes.
@@ -350,33 +439,65 @@ def load_index(root: Path | None = None) -> dict[str, Any]:
     path = cache_dir() / f"index-{INDEX_VERSION}-{key}.json"
     data = _read_cache(path)
     if data is None:
-        data = build(root)
-        data["hash"] = key
-        write_cache(path, json.dumps(data, separators=(",", ":"), ensure_ascii=False), replaces="index-*.json")
+        built = build(root)
+        built["hash"] = key
+        write_cache(path, _serialize(built), replaces="index-*.json")
+        data = Index(built)
     _MEMO.clear()
     _MEMO[key] = data
     return data
 
 
-def _read_cache(path: Path) -> dict[str, Any] | None:
+def _serialize(data: dict[str, Any]) -> bytes:
+    """Header line, the symbol part (JSON), the CUDA names (one a line), the row block (one packed
+    row a line, in name order), the card part (JSON). Only the symbol part is parsed whole."""
+    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")  # noqa: E731
+    rows = [r.encode("utf-8") + b"\n" for r in data["rows"]]
+    offsets = [0]
+    for r in rows:
+        offsets.append(offsets[-1] + len(r))
+    names = "\n".join(data["names"]).encode("utf-8")
+    symbols = dump({**{k: v for k, v in data.items() if k not in CARD_KEYS and k not in ("rows", "names")},
+                    "row_offsets": offsets})
+    cards = dump({k: data[k] for k in CARD_KEYS if k in data})
+    header = json.dumps({"version": INDEX_VERSION, "symbols": len(symbols), "names": len(names), "rows": offsets[-1]}).encode()
+    return header + b"\n" + symbols + b"\n" + names + b"\n" + b"".join(rows) + b"\n" + cards
+
+
+def _parse(text: str | bytes) -> Any:
     import gc
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    # Parsing creates ~100,000 objects at once; the cyclic collector would run several times over
-    # them for nothing (JSON data has no cycles).
+    # Parsing creates many objects at once; the cyclic collector would run over them for nothing
+    # (JSON data has no cycles).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        data = json.loads(text)
-    except ValueError:
-        return None
+        return json.loads(text)
     finally:
         if enabled:
             gc.enable()
-    return data if isinstance(data, dict) and data.get("version") == INDEX_VERSION else None
+
+
+def _read_cache(path: Path) -> Index | None:
+    import mmap
+
+    try:
+        with path.open("rb") as fh:
+            raw = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)  # rows and cards stay on disk until asked for
+        start = raw.find(b"\n") + 1
+        header = json.loads(raw[:start])
+        if not isinstance(header, dict) or header.get("version") != INDEX_VERSION:
+            return None
+        names_at = start + int(header["symbols"]) + 1
+        rows_at = names_at + int(header["names"]) + 1
+        cards_at = rows_at + int(header["rows"]) + 1
+        data = _parse(raw[start:names_at - 1])
+        data["_names"] = raw[names_at:rows_at - 1]
+        data["_blob"] = memoryview(raw)[rows_at:cards_at - 1]
+        cards = raw[cards_at:]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return Index(data, cards) if isinstance(data, dict) and cards else None
 
 
 def clean_query(query: str) -> str:
@@ -605,10 +726,15 @@ def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, fl
         return []
     cutoff = _fuzzy_floor(q_loose) if floor is None else floor
     choices = [_fuzzy_text(e[0]) for e in entries]
-    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit, score_cutoff=cutoff)
+    found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit * 3, score_cutoff=cutoff)
     out = []
     for _, score, i in found:
         label, cid, kind, label_backend = entries[i]
+        key = loose(label)
+        if key != q_loose and key in q_loose and q_loose != key + "s":
+            continue  # a shorter name inside the query is another word ("elect" in "select"), not a typo
+        if len(out) == limit:
+            break
         out.append(Match(cid, round(min(score, 100.0) * FUZZY_CEILING / 100.0, 1), label, "fuzzy", label_backend))
     return out
 
@@ -621,7 +747,7 @@ def suggestions(index: dict[str, Any], query: str, limit: int = 5) -> list[str]:
     if not q:
         return []
     labels = [e[0] for e in index["labels"] if len(loose(e[0])) >= FUZZY_MIN_LABEL]
-    spellings = list(index.get("cuda", {})) + list(index.get("spell", {}))
+    spellings = names(index) + list(index.get("spell_keys", ()))
     pool = list(dict.fromkeys(labels + spellings))
     found = process.extract(q, [_fuzzy_text(p) for p in pool], scorer=fuzz.token_sort_ratio, processor=None,
                             limit=limit * 3, score_cutoff=40.0)

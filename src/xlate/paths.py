@@ -46,7 +46,7 @@ def cache_dir() -> Path:
     return Path(base) / "xlate"
 
 
-def write_cache(path: Path, text: str, replaces: str | None = None) -> None:
+def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> None:
     """Write a cache file atomically (readers never see half a file); a read-only cache only costs speed.
 
     `replaces` is a glob of older versions of the same cache (other content hashes): they are removed,
@@ -55,7 +55,7 @@ def write_cache(path: Path, text: str, replaces: str | None = None) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
+        tmp.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(tmp, path)
         for old in path.parent.glob(replaces) if replaces else ():
             if old != path:

@@ -71,7 +71,7 @@ class SymbolMap:
 
         self._ix = ix
         self.index = index
-        self._cuda: dict[str, int] = index["cuda"]
+        self._cuda: dict[str, int] = ix.cuda_names(index)
         self._cache: dict[str, Entry | None] = {}
         self._family_data: list[dict[str, Any]] = index.get("families", [])
         self._families: list[FamilyRule] | None = None
@@ -87,7 +87,7 @@ class SymbolMap:
         """Byte spellings for the scanner's first, cheapest test (most identifiers in a file are not CUDA);
         built on first use, so a lookup that only asks one name never pays for them."""
         if self._known_bytes is None:
-            self._known_bytes = frozenset(s.encode() for s in self._cuda)
+            self._known_bytes = self._ix.name_bytes(self.index)
         return self._known_bytes
 
     @property

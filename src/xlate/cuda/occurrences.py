@@ -114,7 +114,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     """Occurrences (symbol as written, e.g. through a namespace alias) with the map entry each resolved to."""
     lines = lines or LineIndex(source)
     locator = locator if locator is not None else Locator(tree)
-    at = locator.at
+    at = locator.finder()
     bad = [(n.start_byte, n.end_byte) for n in _error_nodes(tree)]
     bad_starts = [s for s, _ in bad]
     aliases = _aliases(source)
@@ -211,8 +211,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             line, col = _inside(node, start, source) if ascii_text else position(start)
         else:
             continue  # comment, string, field name, or a token that only looks like one
-        concept, hip, metal, hip_rel, metal_rel = fields
-        keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel)), entry))
+        concept, hip, metal, hip_rel, metal_rel, kind = fields
+        keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel, kind)), entry))
     if extras:  # a few includes and launches, placed among the names (already in order) by position
         names = out[extras:]
         for pair in sorted(out[:extras], key=_position, reverse=True):
@@ -279,7 +279,9 @@ def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: 
             return None  # std::min and friends: not CUDA, and never the bare last component
     if entry is None:
         return None
-    fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown")
+    row = getattr(entry, "row", None)
+    kind = row.get("kind") if isinstance(row, dict) else None
+    fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown", kind)
     return text, entry, (raw.find(b"::") if b"::" in raw else len(raw)), fields
 
 

@@ -37,6 +37,8 @@ class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, an
     # Lets the equivalents rules tell "no equivalent" from "not yet mapped".
     hip_relation: str | None = None
     metal_relation: str | None = None
+    # What the symbol's row says it is (qualifier, function, type, ...), when the map records it.
+    kind: str | None = None
 
 
 
@@ -159,7 +161,7 @@ class SourceView:
     """
 
     __slots__ = ("path", "source", "tree", "occurrences", "locator", "_memo", "_functions", "_nested", "_xl_consts",
-                 "_xl_thread_vars", "_scratch", "_ascii", "_function_starts")
+                 "_xl_thread_vars", "_scratch", "_ascii", "_function_starts", "_enclosing", "_device_within")
 
     def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None,
                  locator: Locator | None = None) -> None:
@@ -171,8 +173,10 @@ class SourceView:
         # Answers shared by all rules (each question is asked by several rules), the function table,
         # the file's constants (syntax.file_constants) and thread-index locals (threadctx).
         self._memo: dict[object, list[Node]] = {}
-        self._functions: list[tuple[int, int, Node, bool]] | None = None
+        self._functions: list[tuple[int, int, Node, bool, int]] | None = None
         self._function_starts: list[int] = []
+        self._enclosing: list[int] = []
+        self._device_within: list[bool] = []
         self._nested = False
         self._xl_consts: dict[str, int] | None = None
         self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
@@ -289,7 +293,7 @@ class SourceView:
         return found
 
     def _anchored(self, node_type: str) -> list[Node]:
-        at = self.locator.at
+        at = self.locator.finder()
         parent_of = self.locator.parent
         found: dict[int, Node] = {}
         pattern = _ANCHOR_PATTERNS.get(node_type)
@@ -321,7 +325,7 @@ class SourceView:
         """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
         if self.tree.root_node.has_error:
             return self._queried("function_definition")  # a recovered body may open with a `{` the text lacks
-        at = self.locator.at
+        at = self.locator.finder()
         parent_of = self.locator.parent
         found: dict[int, Node] = {}
         for start, end in word_spans(self.source, (b"{", b"default", b"delete")):
@@ -349,7 +353,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = self.locator.at
+        at = self.locator.finder()
         found = []
         for start, end in word_spans(self.source, [w.encode() for w in wanted]):
             node = at(start, end)
@@ -412,7 +416,7 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        at = self.locator.at
+        at = self.locator.finder()
         found = []
         source = self.source
         n = len(source)
@@ -442,37 +446,49 @@ class SourceView:
         return hit[2] if hit else None
 
     def in_device_code(self, node: Node) -> bool:
-        """True inside the body or signature of a __global__ or __device__ function."""
+        """True inside the body or signature of a __global__ or __device__ function, or inside a
+        local class or nested definition within one."""
         entry = self._function_entry(node.start_byte, node.end_byte)
-        if entry is None:
-            return False
-        if entry[3] or not self._nested:
-            return entry[3]
-        # A local class or nested definition inside a kernel is device code too.
-        return any(f[3] and f[0] <= node.start_byte and node.end_byte <= f[1] for f in self._function_table())
+        return entry is not None and self._device_within[entry[4]]
 
-    def _function_table(self) -> list[tuple[int, int, Node, bool]]:
+    def _function_table(self) -> list[tuple[int, int, Node, bool, int]]:
+        """(start, end, node, device, index) of every function definition by start; each one's
+        enclosing definition (`_enclosing`) and whether it lies in device code (`_device_within`)
+        come from one sweep with a stack of the definitions still open, so that questions about
+        nested definitions cost their nesting depth, not the number of functions."""
         if self._functions is None:
-            table = []
-            for fn in self.nodes("function_definition"):
+            found = sorted(((fn.start_byte, fn.end_byte, fn) for fn in self.nodes("function_definition")),
+                           key=lambda f: (f[0], -f[1]))
+            table: list[tuple[int, int, Node, bool, int]] = []
+            enclosing: list[int] = []
+            device_within: list[bool] = []
+            open_: list[int] = []
+            for k, (start, end, fn) in enumerate(found):
+                while open_ and table[open_[-1]][1] < end:
+                    open_.pop()
+                outer = open_[-1] if open_ and table[open_[-1]][0] <= start else -1
                 device = bool(function_qualifiers(fn) & {"__global__", "__device__"})
-                table.append((fn.start_byte, fn.end_byte, fn, device))
-            table.sort(key=lambda f: f[0])
-            self._nested = any(table[i][1] > table[i + 1][0] for i in range(len(table) - 1))
+                table.append((start, end, fn, device, k))
+                enclosing.append(outer)
+                device_within.append(device or (outer >= 0 and device_within[outer]))
+                open_.append(k)
+            self._nested = any(e >= 0 for e in enclosing)
             self._function_starts = [f[0] for f in table]
+            self._enclosing = enclosing
+            self._device_within = device_within
             self._functions = table
         return self._functions
 
-    def _function_entry(self, start: int, end: int) -> tuple[int, int, Node, bool] | None:
+    def _function_entry(self, start: int, end: int) -> tuple[int, int, Node, bool, int] | None:
+        """The innermost function definition containing [start, end): the last one starting at or
+        before `start`, or, when that one has ended, the nearest definition around it."""
         functions = self._function_table()
         i = bisect_right(self._function_starts, start) - 1
         while i >= 0:
             entry = functions[i]
             if entry[0] <= start and end <= entry[1]:
                 return entry
-            if not self._nested:
-                return None
-            i -= 1
+            i = self._enclosing[i]
         return None
 
 

@@ -36,7 +36,7 @@ def _family_rows(index: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     from xlate import index as ix
 
     out: dict[str, list[dict[str, Any]]] = {}
-    for i in range(len(index["rows"])):
+    for i in range(ix.row_count(index)):
         row = ix.decode_row(index, i)
         if not row["sides"]:
             continue  # a concept's symbol no row pairs: its counterparts are unknown, nothing to list

@@ -37,6 +37,8 @@ def _missing(src: SourceView, backend: str, includes: bool = True) -> Iterable[O
             continue
         if not includes and is_include(occ):
             continue
+        if backend == "metal" and occ.kind == "qualifier":
+            continue  # e.g. __device__: a Metal port drops the word (its annotation says so); nothing to restructure
         if occ.symbol in covered or occ.symbol.rsplit("::", 1)[-1] in covered:
             continue
         key = (occ.line, occ.symbol)
@@ -97,7 +99,8 @@ class NoMetalEquivalent(Rule):
         "that a dedicated rule covers are reported by that rule instead. Only symbols the map marks "
         "as having no counterpart are reported: one whose Metal spelling is not recorded yet is not, "
         "and neither is a header named on an `#include` line (it is annotated; the calls into it are "
-        "what a port has to replace)."
+        "what a port has to replace), nor a qualifier such as `__device__` that a Metal port simply "
+        "drops (its annotation says so)."
     )
     example = "cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);\n"
     fix = (
