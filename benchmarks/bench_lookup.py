@@ -30,6 +30,10 @@ def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     xlate = shutil.which("xlate")
     lookup = [xlate, "lookup", "warp"] if xlate else [sys.executable, "-m", "xlate", "lookup", "warp"]
+    # An installed package has its bytecode written; where the environment says not to write it
+    # (PYTHONDONTWRITEBYTECODE), every start would compile every module, so compile once first.
+    src = Path(__file__).resolve().parents[1] / "src"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=False, stdout=subprocess.DEVNULL)
     warm = subprocess.run(lookup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # build the index cache
     if warm.returncode != 0:
         sys.exit(f"lookup failed, nothing to measure:\n{warm.stderr}")

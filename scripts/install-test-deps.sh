@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: clang-19 + HIP headers + device libraries compile HIP for gfx942/gfx90a/gfx1100;
+# the hipSPARSE and hipRAND (with rocRAND) headers check translated library calls;
 # Chromium drives the docs site's browser tests; Neovim is the editor the language server is tested with.
-APT_PACKAGES=(clang-19 lld-19 libamdhip64-dev rocm-device-libs chromium neovim)
+APT_PACKAGES=(clang-19 lld-19 libamdhip64-dev rocm-device-libs libhipsparse-dev libhiprand-dev librocrand-dev chromium neovim)
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

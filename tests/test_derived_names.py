@@ -49,3 +49,17 @@ def test_lookup_json_carries_the_title_and_how_the_query_matched() -> None:
     out = ix.match_json(index, m)
     assert out["concept"] == m.concept and out["title"] == index["concepts"][m.concept]["title"]
     assert (out["matched"], out["matched_kind"], out["score"]) == (m.matched, m.kind, m.score)
+
+
+def test_an_entry_without_a_row_has_no_sides() -> None:
+    bare = symbols.Entry("x", None, None, None, None, None, None, None, None, "symbol")
+    assert bare.side("hip") is None and bare.roc is None
+
+
+def test_suggestions_offer_spellings_that_only_rows_know() -> None:
+    """A typo of a HIP name that only a symbol row knows (hipCUB's namespace macro, from HIPIFY's CUB
+    table; no concept lists it) still gets that name back."""
+    index = ix.load_index()
+    target = "BEGIN_HIPCUB_NAMESPACE"
+    assert [side for _, side in ix.find_rows(index, target)] == ["hip"]
+    assert target in ix.suggestions(index, target[:-1])

@@ -77,12 +77,80 @@ def test_site_builds_strict_with_mkdocs(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("zensical") is None, reason="zensical is not installed")
-def test_same_config_builds_with_zensical(tmp_path: Path) -> None:
-    generate()
-    work = tmp_path / "z"
-    shutil.copytree(REPO / "docs", work / "docs")
-    shutil.copy(REPO / "mkdocs.yml", work / "mkdocs.yml")
-    proc = subprocess.run([shutil.which("zensical"), "build", "-f", "mkdocs.yml"], capture_output=True, text=True,
-                          cwd=work, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (work / "site" / "rosetta.html").exists() or (work / "site" / "rosetta" / "index.html").exists()
+def test_zensical_builds_the_same_pages_with_the_same_titles(tmp_path: Path) -> None:
+    import re
+
+    sites = {}
+    for engine in ("mkdocs", "zensical"):
+        out = tmp_path / engine
+        proc = subprocess.run([sys.executable, "-m", "xlate", "docs", "build", "--engine", engine, "--site-dir", str(out)],
+                              capture_output=True, text=True, cwd=REPO, timeout=900)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert f"site: {out.resolve()}" in proc.stdout  # --site-dir is honoured by both engines
+        sites[engine] = out
+    pages = {e: sorted(p.relative_to(s).as_posix() for p in s.rglob("*.html") if p.name != "404.html") for e, s in sites.items()}
+    assert pages["mkdocs"] == pages["zensical"] and len(pages["mkdocs"]) > 250
+
+    def title(path: Path) -> str:
+        return re.search(r"<title>(.*?)</title>", path.read_text(encoding="utf-8"), re.S).group(1).strip()
+
+    differ = [rel for rel in pages["mkdocs"] if title(sites["mkdocs"] / rel) != title(sites["zensical"] / rel)]
+    assert differ == [], differ[:10]
+
+
+def test_search_separator_keeps_code_spellings_whole_and_matches_mkdocs_yml() -> None:
+    from xlate.docsgen import search
+    from xlate.docsgen.build import read_config
+
+    assert search.tokens("hipMalloc, mx.eval and __syncthreads() on v_mfma_f32_32x32x8_f16.") == [
+        "hipmalloc", "mx.eval", "and", "__syncthreads", "on", "v_mfma_f32_32x32x8_f16"]
+    assert search.tokens("<code>.metallib</code> files") == ["metallib", "files"]
+    assert search.pieces("hipMallocManaged") == ["hip", "malloc", "managed"]
+    assert search.pieces("mx.eval") == ["mx", "eval"]
+    config = read_config(REPO / "mkdocs.yml")
+    assert config["plugins"][0]["search"]["separator"] == search.SEPARATOR
+
+
+def test_search_tuning_puts_the_exact_spelling_first(tmp_path: Path) -> None:
+    """A prefix of another concept's spelling still wins its own query (the wildcard would favour the longer one)."""
+    from xlate import glossary as gl
+    from xlate.docsgen import search
+
+    g = gl.load(write_glossary(tmp_path))
+    index = {"config": {"separator": search.SEPARATOR, "pipeline": ["trimmer"], "lang": ["en"]}, "docs": [
+        {"location": f"glossary/{c.category.value}/{c.id}.html", "title": c.title, "text": c.summary} for c in g.concepts.values()]}
+    result = search.tune(index, g)
+    entries = [d for d in index["docs"] if "#across-vendors-" in d["location"]]
+    assert entries and all(d["text"] == "" for d in entries)
+    assert result.queries and result.unresolved == []
+    assert set(index["config"]["fields"]) >= {"title", "text", "keys", "keyparts", "parts"}
+
+
+def test_snippet_starts_at_the_statement_and_skips_comments(tmp_path: Path) -> None:
+    from xlate.docsgen import snippets
+
+    lines = ["// uses __syncthreads below", "__global__ void k(float* a,", "                  int n) {",
+             "  a[0] = 1;", "  __syncthreads();", "}"]
+    assert snippets.find(lines, "__syncthreads", "cuda") == (4, 4, 4)
+    assert snippets.find(lines, "n", "cuda") == (1, 2, 2)
+    py = ['"""Uses tl.dot', 'like this."""', "acc = tl.dot(a, b)"]
+    assert snippets.find(py, "tl.dot", "triton") == (2, 2, 2)
+
+
+def test_navigation_lists_every_generated_page_after_its_index() -> None:
+    from xlate.docsgen.build import expand_nav
+
+    pages = {"glossary/index.md": "# Glossary", "glossary/memory/index.md": "# Memory", "glossary/memory/lds.md": "# LDS",
+             "rules/index.md": "# Hazards", "rules/a.md": "# a"}
+    nav = expand_nav([{"Glossary": ["glossary/index.md"]}, {"Hazards": ["rules/index.md"]}], pages,
+                     {"glossary/memory/index.md": "Memory", "glossary/memory/lds.md": "LDS"})
+    assert nav == [{"Glossary": ["glossary/index.md", {"Memory": ["glossary/memory/index.md", "glossary/memory/lds.md"]}]},
+                   {"Hazards": ["rules/index.md", "rules/a.md"]}]
+
+
+def test_concept_page_starts_with_the_vendor_table_and_links_terms(tmp_path: Path) -> None:
+    root = write_glossary(tmp_path)
+    page = generate(root, tmp_path / "out")["glossary/execution-model/warp.md"]
+    body = page.split("---\n", 2)[2].lstrip()
+    assert body.startswith("# ")  # the heading first: engines take the title from it
+    assert page.index("| backend | term |") < page.index("The group of threads")

@@ -86,3 +86,14 @@ def test_call_arguments_leave_out_comments() -> None:
     view = _view(src)
     (call,) = view.nodes("call_expression")
     assert [view.text(a) for a in call_arguments(call)] == ["1", "n", "2"]
+
+
+def test_at_and_ancestors_agree_with_the_tree() -> None:
+    view = _view(NESTED)
+    after = _named(view, "after")
+    assert view.at(after.start_byte, after.end_byte) == after
+    chain, node = [], after.parent
+    while node is not None:
+        chain.append(node)
+        node = node.parent
+    assert list(view.ancestors(after)) == chain and chain[-1].type == "translation_unit"

@@ -29,7 +29,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from xlate.model import ID_PATTERN, MappingRelation
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+from xlate.yamlio import Problem, YamlError, load_yaml, validation_problems
 
 __all__ = ["SIDES", "Kind", "Side", "Row", "RowFile", "CompiledRows", "compile_rows", "symbol_files"]
 
@@ -234,13 +234,6 @@ def _concept_for(name: str, prefixes: dict[str, str], default: str | None) -> st
     return best[1] if best else default
 
 
-def _errors(exc: ValidationError, shown: str, loaded: LoadedYaml, problems: list[Problem], prefix: tuple = ()) -> None:
-    for err in exc.errors():
-        loc = prefix + tuple(err["loc"])
-        where = ".".join(str(p) for p in loc) or "(top level)"
-        problems.append(Problem(shown, loaded.line_of(loc), f"{where}: {err['msg'].removeprefix('Value error, ')}"))
-
-
 def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRows:
     """Every row of the glossary, merged per CUDA spelling; defects are reported, never raised."""
     from xlate import api
@@ -345,7 +338,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
         try:
             rf = RowFile.model_validate(loaded.data)
         except ValidationError as exc:
-            _errors(exc, shown, loaded, out.problems)
+            out.problems.extend(validation_problems(exc.errors(), loaded, shown))
             continue
         is_override = path.name == OVERRIDES
         for i, row in enumerate(rf.rows):

@@ -224,10 +224,13 @@ TABLE_HEAD = ["| concept | CUDA | HIP / ROCm | Metal / MLX | Triton |", "|---|--
 FOLDER_SOURCE = ["---", "source: glossary/", "---", ""]
 
 
-def category_page(category: Category, concepts: list[Concept]) -> str:
+def category_page(category: Category, concepts: list[Concept], figure: str = "") -> str:
     lines = ["---", f"source: glossary/{category.value}/", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
              f"{len(concepts)} concepts. Approximate mappings are marked; "
-             "open a concept for the caveats and the official documentation.", "", '<div class="xl-long" markdown="1">', ""]
+             "open a concept for the caveats and the official documentation.", ""]
+    if figure:
+        lines += ['<figure class="xl-figure" markdown="0">', figure, "</figure>", ""]
+    lines += ['<div class="xl-long" markdown="1">', ""]
     lines += TABLE_HEAD
     lines += [_row(c, f"{c.id}.md") for c in sorted(concepts, key=lambda c: c.title.casefold())]
     return "\n".join(lines + ["", "</div>"]) + "\n"
@@ -302,8 +305,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         by_category[c.category].append(c)
         out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, hazards.get(c.id, []),
                                             via_parts.get(c.id, []))
+    from xlate.docsgen import diagrams
+
+    figures = {"execution-model": diagrams.thread_hierarchy(g, "../../")}
     for cat, items in by_category.items():
-        out[f"glossary/{cat.value}/index.md"] = category_page(cat, items)
+        out[f"glossary/{cat.value}/index.md"] = category_page(cat, items, figures.get(cat.value, ""))
     out["glossary/index.md"] = overview_page(by_category)
     out["rosetta.md"] = rosetta_page(list(g.concepts.values()))
     return out

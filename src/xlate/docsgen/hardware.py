@@ -82,6 +82,17 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
               "<figcaption>Roofline of every GPU on this page, from the spec sheets' bandwidth and dense BF16 "
               "peak.</figcaption>", "</figure>", ""]
 
+    from xlate.docsgen import diagrams
+
+    lines += ["## Inside one SM, CU and GPU core", "",
+              "Each vendor's name for the parts of its core, from the glossary (a dashed box: the vendor does not "
+              "document that part). Open a box for the concept.", "",
+              '<figure class="xl-figure" markdown="0">', diagrams.cores(g), "</figure>", "",
+              "## Memory hierarchy", "",
+              "From the registers' neighbour to device memory, with the sizes the spec sheets give; a size the vendor "
+              "does not publish is said so.", "",
+              '<figure class="xl-figure" markdown="0">', diagrams.memory_hierarchy(g), "</figure>", ""]
+
     billions = SERVING_PARAMS / 1e9
     lines += [f"## Why a {billions:.0f}B model at FP8 needs fewer MI300X than H100", "",
               f"At FP8 a weight takes one byte, so a {billions:.0f}B-parameter model is {billions:.0f} GB of weights before "

@@ -20,12 +20,18 @@ from pathlib import Path
 from typing import Any
 
 _SRC = Path(__file__).resolve().parents[2]
-try:  # a fresh clone: the package is not installed, mkdocs runs from the repository root
-    import xlate  # noqa: F401
-except ImportError:
+# The site is built from this checkout's package, even where another checkout is installed: put this
+# tree first (a fresh clone needs nothing installed), and drop an xlate imported from elsewhere.
+if str(_SRC) not in sys.path[:1]:
     sys.path.insert(0, str(_SRC))
+_loaded = sys.modules.get("xlate")
+if _loaded is not None and not Path(_loaded.__file__ or "").resolve().is_relative_to(_SRC):
+    for _name in [m for m in sys.modules if m == "xlate" or m.startswith("xlate.")]:
+        del sys.modules[_name]
 
 from xlate.docsgen import build as _build  # noqa: E402
+
+assert Path(_build.__file__).resolve().is_relative_to(_SRC), f"xlate imported from {_build.__file__}, not {_SRC}"
 
 _PLACEHOLDER = re.compile(r"<!--\s*xlate:(?P<what>[a-z-]+)(?P<args>[^>]*?)\s*-->")
 _state: dict[str, Any] = {}

@@ -74,6 +74,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
         headers.add_runtime(tree, source, edits, report, now)
 
     scratch: dict[str, Any] = {"errors": []}
+    rules = rules if rules is not None else hip_rules(scratch)
     found_hazards = explain.run_rules(shown, source, tree, [o for o, _ in found], scratch, rules, locator)
     for err in scratch["errors"]:
         result.errors.append(_error(err["kind"], err["message"]))
@@ -85,6 +86,19 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     result.text = text
     result.changed = text != source
     return result
+
+
+_HIP_RULES: list[Any] | None = None
+
+
+def hip_rules(result: dict[str, Any]) -> list[Any]:
+    """Explain's rules that concern HIP (the Metal-only ones cannot add a comment to a HIP port)."""
+    global _HIP_RULES
+    if _HIP_RULES is None:
+        from xlate import explain
+
+        _HIP_RULES = [r for r in explain.load_rules(result) if "hip" in r.backends or not r.backends]
+    return _HIP_RULES
 
 
 def _is_cuda(shown: str, source: bytes, found: list[Any]) -> bool:

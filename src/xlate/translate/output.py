@@ -6,8 +6,8 @@ so a reader never sees half a file and a failed run leaves the old file as it wa
 
 from __future__ import annotations
 
+import itertools
 import os
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -108,19 +108,34 @@ def plan(paths: list[str], out: str | None, in_place: bool, keep_extension: bool
     return kept, errors, None
 
 
+_MADE: set[str] = set()  # folders created in this process (a tree writes hundreds of files into a few)
+_COUNTER = itertools.count()
+
+
 def write_atomic(target: Path, data: bytes, mode_from: Path | None = None) -> None:
-    """Write `data` to `target` through a temporary file in the same folder and a rename."""
+    """Write `data` to `target` through a temporary file in the same folder and a rename. The
+    temporary file is created with the source's permission bits (less the umask)."""
     folder = target.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".xlate-tmp")
+    key = str(folder)
+    if key not in _MADE:
+        folder.mkdir(parents=True, exist_ok=True)
+        _MADE.add(key)
+    mode = 0o666
+    if mode_from is not None:
+        try:
+            mode = os.stat(mode_from).st_mode & 0o7777
+        except OSError:
+            pass
+    tmp = folder / f".{target.name}.{os.getpid()}.{next(_COUNTER)}.xlate-tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except FileNotFoundError:  # the folder went away since it was made: make it again
+        _MADE.discard(key)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        if mode_from is not None:
-            try:
-                os.chmod(tmp, os.stat(mode_from).st_mode & 0o7777)
-            except OSError:
-                pass
         os.replace(tmp, target)
     except BaseException:
         try:
