@@ -93,7 +93,8 @@ def _site_links(text: str) -> list[str]:
 def test_every_printed_link_leads_to_a_built_page(built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from xlate import explain, symbols
     from xlate import index as ix
-    from xlate import lsp
+    from xlate.lsp import cards as lsp_cards
+    from xlate.lsp import worker as lsp_worker
     from xlate.render import markdown, sarif, text
 
     monkeypatch.setenv("XLATE_DOCS_URL", built_site.as_uri())
@@ -117,12 +118,12 @@ def test_every_printed_link_leads_to_a_built_page(built_site: Path, monkeypatch:
     assert len(sarif_links) == len(sarif_rules) == len(all_rules())  # every rule's page, fired or not
 
     index = ix.load_index()
-    wire = lsp.to_wire(SimpleNamespace(_wire={}), hazards, "")
-    lsp_links = [d["codeDescription"]["href"] for d in wire]
+    wire = lsp_worker.diagnostics({"hazards": hazards, "annotations": []}, [], "utf-16")
+    lsp_links = [d["codeDescription"]["href"] for d in wire if "codeDescription" in d]
     hover_links: list[str] = []
     for cid in sorted(index["concepts"]):
         match = ix.search(index, cid, limit=1)[0]
-        hover_links += _site_links(lsp.card_markdown(index, match))
+        hover_links += _site_links(lsp_cards.concept_markdown(index, match))
     assert len(hover_links) == len(index["concepts"])
 
     for surface, found in (("text", text_links), ("markdown", md_links), ("sarif", sarif_links),
