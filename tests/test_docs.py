@@ -56,6 +56,7 @@ def _build_minimal_site(tmp_path: Path, root: Path) -> Path:
     return tmp_path / "site"
 
 
+@pytest.mark.slow
 def test_hostile_glossary_text_renders_inert(tmp_path: Path) -> None:
     root = write_glossary(tmp_path / "g", {"execution-model/warp.yaml": HOSTILE})
     site = _build_minimal_site(tmp_path, root)

@@ -127,6 +127,7 @@ def test_unreadable_path_by_mode(tmp_path: Path) -> None:
     assert "permission denied" in _file(doc, "secret.cu")["errors"][0]["message"]
 
 
+@pytest.mark.slow
 def test_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "blob.cu").write_bytes(b"\x00\xff" * 64)
     (tmp_path / "latin1.cu").write_bytes(b"__global__ void k() {} // \xff\n")

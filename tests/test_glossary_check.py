@@ -16,6 +16,7 @@ from xlate.model import REQUIRED_BACKENDS, Category
 WARP = GOOD_CONCEPTS["execution-model/warp.yaml"]
 
 
+@pytest.mark.slow
 def test_real_glossary_passes_and_meets_the_content_bar() -> None:
     g, problems = checks.collect(GLOSSARY)
     assert problems == [], "\n".join(map(str, problems[:20]))

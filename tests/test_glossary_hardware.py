@@ -49,6 +49,7 @@ def test_hardware_terms_land_on_one_concept(index: dict, query: str, concept: st
     assert len(found) == 1 or found[1].score < found[0].score
 
 
+@pytest.mark.slow
 def test_hardware_cards_are_complete() -> None:
     g = gl.load(GLOSSARY)
     hardware = {cid: c for cid, c in g.concepts.items() if c.category.value == "hardware"}

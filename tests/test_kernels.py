@@ -238,6 +238,7 @@ def test_triton_gemm_compiles_ahead_of_time_for_both_vendors(target: str, wanted
     assert wanted in text
 
 
+@pytest.mark.slow
 def test_ast_source_signature_matches_this_triton() -> None:
     triton = pytest.importorskip("triton")
     from xlate.kernels import triton_aot
@@ -318,6 +319,7 @@ def test_verify_prints_every_cell_except_metal_and_gpu_as_shown() -> None:
     assert proc.returncode == 0, matrix
 
 
+@pytest.mark.slow
 def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
     for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"]):
         proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", *args], capture_output=True, text=True, cwd=REPO)

@@ -42,6 +42,7 @@ def _right(expect: str | list[str], code: int, payload: dict) -> bool:
     return code == 0 and (first in wanted or concept_of_row in wanted)
 
 
+@pytest.mark.slow
 def test_at_least_95_percent_land_first_and_every_unrelated_word_abstains() -> None:
     wrong = []
     for entry in QUERIES:

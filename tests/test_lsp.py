@@ -13,6 +13,10 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from xlate.lsp.cards import symbol_at
 
+# Every test here starts a language server (about a second each): the full suite runs them,
+# the quick loop does not.
+pytestmark = pytest.mark.slow
+
 KERNEL = """\
 #include <cuda_runtime.h>
 __global__ void reduce(const float* x, float* out, int n) {

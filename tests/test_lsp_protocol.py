@@ -12,6 +12,10 @@ import pytest
 
 from test_lsp_raw import RawClient
 
+# Every test here starts a language server (about a second each): the full suite runs them,
+# the quick loop does not.
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 
 REDUCE_HIP = """\

@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# Every test here starts a language server (about a second each): the full suite runs them,
+# the quick loop does not.
+pytestmark = pytest.mark.slow
+
 
 class RawClient:
     """Just enough LSP framing to send bytes a well-behaved client never would."""

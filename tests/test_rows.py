@@ -179,12 +179,14 @@ def test_a_counterpart_shared_by_two_rows_must_say_so(tmp_path: Path) -> None:
         "source: spec §5.2}", "source: spec §5.2, shared: true}")) == []
 
 
+@pytest.mark.slow
 def test_the_real_glossary_rows_check_clean() -> None:
     g = gl.load(GLOSSARY)
     assert [str(p) for p in g.problems if "symbols" in p.path or "api" in p.path] == []
     assert len(g.rows) >= 8900
 
 
+@pytest.mark.slow
 def test_copying_the_glossary_keeps_the_rows(tmp_path: Path) -> None:
     root = tmp_path / "glossary"
     shutil.copytree(GLOSSARY, root)

@@ -96,6 +96,7 @@ def test_unrelated_names_are_unknown(smap: symbols.SymbolMap) -> None:
         assert smap.get(name) is None, name
 
 
+@pytest.mark.slow
 def test_every_glossary_cuda_symbol_is_in_the_map(smap: symbols.SymbolMap) -> None:
     g = gl.load(ROOT)
     for cid, concept in g.concepts.items():
@@ -135,6 +136,7 @@ def test_api_problems_carry_file_and_line(tmp_path: Path) -> None:
     assert any("demo.yaml:7" in s and "listed twice" in s for s in shown), shown
 
 
+@pytest.mark.slow
 def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "glossary"
