@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from xlate.model import ID_PATTERN, MappingRelation, check_url
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 API_DIR = "api"
 Symbol = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_:]*$|^<<<>>>$", max_length=120)]
@@ -122,16 +122,9 @@ def load(glossary_root: Path, known_concepts: set[str] | None = None) -> ApiTabl
         except YamlError as exc:
             tables.problems.append(exc.problem)
             continue
-        if not isinstance(loaded.data, dict):
-            tables.problems.append(Problem(shown, 1, "expected a mapping at the top level"))
-            continue
-        try:
-            fam = ApiFamily.model_validate(loaded.data)
-        except ValidationError as exc:
-            for err in exc.errors():
-                loc = tuple(err["loc"])
-                where = ".".join(str(p) for p in loc) or "(top level)"
-                tables.problems.append(Problem(shown, loaded.line_of(loc), f"{where}: {err['msg'].removeprefix('Value error, ')}"))
+        fam, problems = validate(ApiFamily, loaded, shown)
+        if fam is None:
+            tables.problems.extend(problems)
             continue
         if fam.family != path.stem:
             tables.problems.append(Problem(shown, loaded.line_of(("family",)), f"family {fam.family!r} must match the file name {path.stem!r}"))

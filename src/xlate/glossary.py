@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from xlate.model import (
     REVERSE_LABEL,
@@ -24,7 +24,7 @@ from xlate.model import (
     EdgeType,
     GpuSpec,
 )
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -98,21 +98,6 @@ class Glossary:
         return g
 
 
-def _validate(model: type[BaseModel], loaded: LoadedYaml, display: str) -> tuple[Any, list[Problem]]:
-    if not isinstance(loaded.data, dict):
-        return None, [Problem(display, 1, "expected a mapping at the top level")]
-    try:
-        return model.model_validate(loaded.data), []
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            loc = tuple(err["loc"])
-            where = ".".join(str(p) for p in loc) or "(top level)"
-            message = err["msg"].removeprefix("Value error, ")
-            problems.append(Problem(display, loaded.line_of(loc), f"{where}: {message}"))
-        return None, problems
-
-
 def _official_hosts(root: Path, glossary: Glossary) -> set[str] | None:
     path = root / SOURCES_FILE
     if not path.exists():
@@ -179,7 +164,7 @@ def _load_one(glossary: Glossary, path: Path, model: type[BaseModel], into: dict
     except YamlError as exc:
         glossary.problems.append(exc.problem)
         return
-    item, problems = _validate(model, loaded, display)
+    item, problems = validate(model, loaded, display)
     glossary.problems.extend(problems)
     if item is None:
         return

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from xlate.model import ID_PATTERN, MappingRelation
-from xlate.yamlio import Problem, YamlError, load_yaml, validation_problems
+from xlate.yamlio import Problem, YamlError, load_yaml, validate
 
 __all__ = ["SIDES", "Kind", "Side", "Row", "RowFile", "CompiledRows", "compile_rows", "symbol_files"]
 
@@ -335,10 +335,9 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
         except YamlError as exc:
             out.problems.append(exc.problem)
             continue
-        try:
-            rf = RowFile.model_validate(loaded.data)
-        except ValidationError as exc:
-            out.problems.extend(validation_problems(exc.errors(), loaded, shown))
+        rf, problems = validate(RowFile, loaded, shown)
+        if rf is None:
+            out.problems.extend(problems)
             continue
         is_override = path.name == OVERRIDES
         for i, row in enumerate(rf.rows):

@@ -66,6 +66,18 @@ def validation_problems(errors: Iterable[Mapping[str, Any]], loaded: LoadedYaml,
     return problems
 
 
+def validate(model: Any, loaded: LoadedYaml, display: str) -> tuple[Any, list[Problem]]:
+    """`model.model_validate` on a loaded file: (the object, []) or (None, problems at their lines)."""
+    from pydantic import ValidationError
+
+    if not isinstance(loaded.data, dict):
+        return None, [Problem(display, 1, "expected a mapping at the top level")]
+    try:
+        return model.model_validate(loaded.data), []
+    except ValidationError as exc:
+        return None, validation_problems(exc.errors(), loaded, display)
+
+
 def _record_lines(node: yaml.Node, loc: Location, lines: dict[Location, int]) -> None:
     lines[loc] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
