@@ -28,7 +28,7 @@ FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
 MAX_QUERY = 200
 
 
-from xlate.paths import cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
 def _kernels_root(root: Path) -> Path:
@@ -43,7 +43,6 @@ def _input_files(root: Path) -> list[Path]:
     return files
 
 
-BUILDER_MODULES = ("index.py", "rows.py", "api.py", "model.py", "glossary.py")
 
 
 def content_hash(root: Path) -> str:
