@@ -173,6 +173,10 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
             rows = [(derived, "cuda")]
     gpu = ix.find_gpu(index, cleaned) if backend is None else None
     matches = ix.search(index, cleaned, backend=backend, limit=max(1, limit))
+    # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
+    # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
+    concepts_shown = {m.concept for m in matches}
+    rows = [(r, s) for r, s in rows if r["sides"] or r.get("concept") not in concepts_shown]
     # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
     # exactly a concept's own name and matched other rows only as another backend's spelling.
     row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < ix.SCORE_NAME

@@ -7,6 +7,12 @@
 // buffer_wbl2 / buffer_inv). A kernel that calls
 // grid.sync() must be launched with hipLaunchCooperativeKernel on a grid that fits on the GPU at
 // once. A wavefront is 64 lanes: the shuffles reduce over warpSize lanes, not 32.
+// Caches: x never changes during the kernel, so its first pass reads it with __ldg, which the HIP
+// headers (hip_ldg.h) define as an ordinary load: CDNA has no separate read-only path, and a
+// plain global_load_dword is cached in the CU's vector L1. The partials and the total are written
+// by other blocks while the kernel runs, and the vector L1 is not coherent across CUs, so they are
+// read with agent-scope atomic loads, the counterpart of CUDA's __ldcg: the compiler sets the bit
+// that makes the load miss the L1 (sc1 on gfx942, glc on gfx90a; LLVM's AMDGPUUsage memory model).
 #include "../../common/harness_hip.h"
 #include "../../common/hip_cg.h"
 
@@ -32,7 +38,7 @@ __global__ __launch_bounds__(THREADS) void normalise(const float* __restrict__ x
   if (threadIdx.x == 0) published = 0;
   float acc = 0.0f;
   long stride = (long)gridDim.x * blockDim.x;
-  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) acc += x[i];
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) acc += __ldg(&x[i]);
   acc = wave_sum(acc);
   if (lane == 0) wave_sums[wave] = acc;
   __syncthreads();

@@ -1,19 +1,32 @@
-// RMSNorm for AMD GPUs, one block per row: a wavefront-wide xor reduction of the sum of squares
-// (log2(warpSize) steps), wave totals combined through LDS, then each thread scales its elements.
+// RMSNorm for AMD GPUs, one block per row: a wavefront-wide reduction of the sum of squares, wave
+// totals combined through LDS, then each thread scales its elements. The wavefront reduction is
+// hipCUB's WarpReduce (softmax.hip writes the same kind of reduction as an xor-shuffle loop):
+// rocPRIM lowers it to DPP moves within rows of 16 lanes (v_mov_b32_dpp with quad_perm and
+// row_ror) and row_bcast steps across rows, then one ds_bpermute_b32, where a six-step __shfl_xor
+// loop costs six ds_bpermute_b32 round trips through the LDS crossbar. Like CUB's, its
+// result is valid in lane 0 only, so the block total goes through LDS to every thread.
 #include "../../common/harness_hip.h"
+#include <hipcub/warp/warp_reduce.hpp>
 
 constexpr int THREADS = 256;
 constexpr int MAX_ITEMS = 32;
 constexpr int MAX_WAVES = THREADS / 32;
 
+using WaveSum = hipcub::WarpReduce<float>;  // a logical warp of the whole wavefront (64 lanes on CDNA)
+
 __device__ float block_sum(float v, float* scratch) {
-  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
+  __shared__ typename WaveSum::TempStorage storage[MAX_WAVES];
+  __shared__ float total;
   int lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+  v = WaveSum(storage[wave]).Sum(v);
   if (lane == 0) scratch[wave] = v;
   __syncthreads();
-  v = lane < (int)(blockDim.x / warpSize) ? scratch[lane] : 0.f;
-  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o);
-  return v;
+  if (wave == 0) {
+    v = WaveSum(storage[0]).Sum(lane < (int)(blockDim.x / warpSize) ? scratch[lane] : 0.f);
+    if (lane == 0) total = v;
+  }
+  __syncthreads();
+  return total;
 }
 
 __global__ __launch_bounds__(THREADS) void rmsnorm_rows(const float* __restrict__ x, const float* __restrict__ w,

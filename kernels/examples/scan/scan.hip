@@ -1,7 +1,10 @@
-// Inclusive prefix sum of n int32 values for AMD GPUs, in the same three launches as the CUDA
-// version. The wavefront scan runs log2(warpSize) shuffle-up steps: six on CDNA's 64 lanes. A
-// 256-thread block is four wavefronts, so the cross-wave step scans only four totals.
+// Inclusive prefix sum of n int32 values for AMD GPUs, in three launches (scan tiles, scan
+// totals, add offsets). The wavefront scan runs log2(warpSize) shuffle-up steps: six on CDNA's 64
+// lanes. A 256-thread block is four wavefronts, so the cross-wave step scans only four totals:
+// hipCUB's WarpScan with a logical warp of four lanes does it, which rocPRIM lowers to DPP row
+// shifts (v_mov_b32_dpp ... row_shr) inside one row of 16 lanes, with no LDS round trip.
 #include "../../common/harness_hip.h"
+#include <hipcub/warp/warp_scan.hpp>
 
 #ifdef __AMDGCN_WAVEFRONT_SIZE
 constexpr int WAVE = __AMDGCN_WAVEFRONT_SIZE;  // 64 on gfx9 (CDNA), 32 on gfx1100 by default
@@ -23,15 +26,18 @@ __device__ int wave_inclusive_scan(int v) {
   return v;
 }
 
+using TotalsScan = hipcub::WarpScan<int, WAVES>;  // WAVES lanes form one logical warp
+
 __device__ int block_inclusive_scan(int v, int* totals) {
+  __shared__ typename TotalsScan::TempStorage scan_storage;
   int lane = threadIdx.x % WAVE, wave = threadIdx.x / WAVE;
   v = wave_inclusive_scan(v);
   if (lane == WAVE - 1) totals[wave] = v;
   __syncthreads();
-  if (wave == 0) {
-    int t = lane < WAVES ? totals[lane] : 0;
-    t = wave_inclusive_scan(t);
-    if (lane < WAVES) totals[lane] = t;
+  if (threadIdx.x < WAVES) {  // the first WAVES lanes of wave 0: one whole logical warp
+    int t;
+    TotalsScan(scan_storage).InclusiveSum(totals[threadIdx.x], t);
+    totals[threadIdx.x] = t;
   }
   __syncthreads();
   if (wave > 0) v += totals[wave - 1];

@@ -41,7 +41,13 @@ def _sections() -> list[Callable[[gl.Glossary, Path], dict[str, str]]]:
 
 
 def load_checked(root: Path | None = None) -> gl.Glossary:
-    g = gl.load(root or gl.default_root())
+    """The glossary the site is made from: concepts and GPU sheets, validated and cross-checked.
+
+    The site shows no symbol rows (lookup, explain and translate do), so they are not compiled here:
+    compiling the HIPIFY tables takes longer than the rest of the glossary, and `xlate glossary check`
+    and the test suite check them. A test keeps the pages equal to those made from the full glossary.
+    """
+    g = gl.load(root or gl.default_root(), with_rows=False)
     if g.problems:
         shown = "\n".join(str(p) for p in g.problems[:10])
         raise DocsError(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}")
@@ -227,6 +233,8 @@ def stage(target: Path, root: Path | None = None) -> Path:
             md.write_text(filled, encoding="utf-8")
     config = read_config(repo / "mkdocs.yml")
     config.pop("hooks", None)
+    if not config.get("repo_url"):
+        config.pop("edit_uri", None)  # as the hook does: no repository, no edit links
     theme = config.get("theme", {})
     if isinstance(theme, dict) and theme.get("custom_dir"):
         shutil.copytree(repo / theme["custom_dir"], target / "theme")

@@ -43,15 +43,22 @@ def _relation(term: Term) -> str:
     return f'<span class="xl-rel xl-rel-{term.relation.value}">{RELATION_BADGE[term.relation.value]}</span>'
 
 
-def _neighbours(g: Glossary, c: Concept) -> list[tuple[str, Concept]]:
+def incoming(g: Glossary) -> dict[str, list[tuple[str, Concept]]]:
+    """For each concept, the one-way edges that end at it (read backwards: "has part", "used by"), in glossary order."""
+    out: dict[str, list[tuple[str, Concept]]] = defaultdict(list)
+    for other in g.concepts.values():
+        for e in other.relations:
+            if e.type not in SYMMETRIC_EDGES:
+                out[e.target].append((REVERSE_LABEL[e.type], other))
+    return out
+
+
+def _neighbours(g: Glossary, c: Concept, into: dict[str, list[tuple[str, Concept]]] | None = None) -> list[tuple[str, Concept]]:
     out: list[tuple[str, Concept]] = []
     for e in c.relations:
         if e.target in g.concepts:
             out.append((e.type.value, g.concepts[e.target]))
-    for other in g.concepts.values():
-        for e in other.relations:
-            if e.target == c.id and e.type not in SYMMETRIC_EDGES:
-                out.append((REVERSE_LABEL[e.type], other))
+    out += (incoming(g) if into is None else into).get(c.id, [])
     # One entry per related concept, its edge labels joined, in first-seen order.
     labels: dict[str, list[str]] = {}
     targets: dict[str, Concept] = {}
@@ -157,7 +164,8 @@ def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tu
 
 
 def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, linker: terms.Linker,
-                 rules: list[tuple[str, str, str]], via_parts: list[tuple[Concept, dict]]) -> str:
+                 rules: list[tuple[str, str, str]], via_parts: list[tuple[Concept, dict]],
+                 into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
     lines = _front_matter(c) + [f"# {prose(headline(c))}", ""]
     meta = [f"[{CATEGORY_TITLE[c.category.value]}](index.md)"]
     also = list(dict.fromkeys(c.abbreviations + c.aliases))
@@ -180,7 +188,7 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, l
         lines += ["## Portability hazards", "", "What `xlate explain` flags about it when CUDA code moves to another vendor:", ""]
         lines += [f"- [{name}](../../rules/{name}.md) ({code_}): {prose(summary)}" for name, code_, summary in rules]
         lines.append("")
-    neighbours = _neighbours(g, c)
+    neighbours = _neighbours(g, c, into)
     if neighbours:
         lines += ["## Related", ""]
         for label, target in neighbours:
@@ -291,6 +299,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
 
     examples = example_links(root)
     kernels = root.parent / "kernels" / "examples"
+    snippets.forget()
     linker = terms.Linker(g, lambda src, dst: _link_from_concept(dst))
     hazards = rules_by_concept()
     out: dict[str, str] = {}
@@ -301,10 +310,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             # An example of a part of c, of something that uses c or that c implements shows c at work.
             if e.type.value in ("part-of", "uses", "implemented-by"):
                 via_parts[e.target] += [(part, ex) for ex in examples.get(part.id, [])]
+    into = incoming(g)
     for c in g.concepts.values():
         by_category[c.category].append(c)
         out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, hazards.get(c.id, []),
-                                            via_parts.get(c.id, []))
+                                            via_parts.get(c.id, []), into)
     from xlate.docsgen import diagrams
 
     figures = {"execution-model": diagrams.thread_hierarchy(g, "../../")}

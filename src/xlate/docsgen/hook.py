@@ -7,6 +7,7 @@ package's own `src/` goes on the import path when xlate is not importable.
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
+- on_page_context: hand the search plugin each page without the tags its indexer discards (faster, same index);
 - on_serve: rebuild when glossary/ or kernels/ change, not only docs/;
 - on_post_build: tune the search index (docsgen/search.py).
 """
@@ -62,6 +63,10 @@ def on_config(config: Any) -> Any:
     except _build.DocsError as exc:
         _fail(f"xlate: {exc}")
     _state.update(glossary=g, pages=pages)
+    if not config.get("repo_url"):
+        # No repository named (XLATE_REPO_URL unset): no "Edit this page" either, where mkdocs would
+        # otherwise warn on every hand-written page (and fail a strict build) that edit_uri is relative.
+        config["edit_uri"] = ""
     config["nav"] = _build.expand_nav(config.get("nav") or [], pages, _build.titles_of(pages))
     return config
 
@@ -100,10 +105,36 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
 
 
 try:
-    from mkdocs.plugins import event_priority
+    from mkdocs.plugins import CombinedEvent, event_priority
 except ImportError:  # imported outside mkdocs (zensical staging): the hook functions are not events there
     def event_priority(priority: float) -> Any:
         return lambda f: f
+
+    def CombinedEvent(*methods: Any) -> Any:  # noqa: N802 (stands in for mkdocs' class)
+        return methods[0]
+
+
+@event_priority(100)  # before the search plugin (priority 0) reads the page
+def _content_for_search(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    from xlate.docsgen import search
+
+    slim = search.for_indexing(page.content or "")
+    if slim is not None:
+        _state.setdefault("full_content", {})[id(page)] = page.content
+        page.content = slim
+    return context
+
+
+@event_priority(-100)  # after it: the theme renders the page as it was
+def _content_for_reader(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    full = _state.get("full_content", {}).pop(id(page), None)
+    if full is not None:
+        page.content = full
+    return context
+
+
+# The search plugin reads every tag of a page; it is handed the page without the tags it discards.
+on_page_context = CombinedEvent(_content_for_search, _content_for_reader)
 
 
 @event_priority(-100)  # after the search plugin has written its index

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +31,26 @@ def _line_of(path: Path, symbol: str) -> int | None:
     checked against code by `xlate glossary check`, this only points the reader at a line."""
     from xlate.examples_check import occurs
 
-    if not path.is_file():
-        return None
-    cut = "#" if path.suffix == ".py" else "//"
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        code_part = line.split(cut, 1)[0] if cut in line else line
-        if code_part.strip() and occurs(symbol, code_part):
+    # occurs() matches the symbol's first token literally: a line without it cannot match.
+    first = (re.findall(r"\w+|\S", symbol) or [""])[0]
+    for number, code_part in _code_lines(path):
+        if first in code_part and occurs(symbol, code_part):
             return number
     return None
+
+
+@functools.lru_cache(maxsize=128)
+def _code_lines(path: Path) -> tuple[tuple[int, str], ...]:
+    """(line number, the line with a trailing // or # comment cut off) for each line holding code."""
+    if not path.is_file():
+        return ()
+    cut = "#" if path.suffix == ".py" else "//"
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        code_part = line.split(cut, 1)[0] if cut in line else line
+        if code_part.strip():
+            out.append((number, code_part))
+    return tuple(out)
 
 
 def _symbol_cell(ex: Any, backend: str, symbol: str, present: list[str]) -> str:
@@ -175,6 +189,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     from xlate.kernels.examples import BACKENDS, ExampleError, load, names
 
     kernels_root = root.parent / "kernels"
+    _code_lines.cache_clear()  # read the sources afresh on every build (`mkdocs serve` rebuilds in one process)
     found = names(kernels_root)
     if not found:
         return {}

@@ -55,6 +55,44 @@ def _counts(value: Any) -> dict[str, int]:
     return counts
 
 
+# What Material's indexer reads of a page, made cheaper to read: its HTML parser walks every tag, and a
+# highlighted code block is a tag per token (plus an anchor per line), a diagram a tag per shape. The
+# indexer keeps none of those tags, only the text between them, so `for_indexing` drops the tags and
+# keeps the text (see the function for why the entries come out the same).
+_LINENOS = re.compile(r'<div class="linenodiv">.*?</div>', re.S)
+_PRE = re.compile(r"<pre\b[^>]*>.*?</pre>", re.S)
+_CODE_TAG = re.compile(r"</?(?:span|a)\b[^>]*>")
+_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+# A tag (quoted attribute values may hold `>`) or a run of text between tags.
+_SVG_PIECE = re.compile(r"""<(?:[^>"']|"[^"]*"|'[^']*')*>|([^<]+)""")
+# Markup whose reading is not plain text (comments, raw text, nested drawings) or that the indexer treats
+# specially: a page holding any of it is handed over as it is.
+_NOT_PLAIN = ("<!--", "<![CDATA[", "<script", "<style", "<object", "<h1", "<h2", "<h3", "<h4", "<h5", "<h6")
+
+
+def for_indexing(content: str) -> str | None:
+    """A page's HTML with the tags the search indexer discards taken out, or None to index it as it is.
+
+    Material's indexer (material/plugins/search) keeps `<code>`, `<pre>`, `<p>`, list and `<sub>`/`<sup>`
+    tags and the text between tags; it skips the line-number column (`div.linenodiv`) entirely. Inside a
+    `<pre>` it keeps text verbatim, so the `<span>` and `<a>` tags Pygments and the line anchors put
+    around each token can go: the text that was split across them is the same text joined. The numbers
+    column becomes an empty `div.linenodiv` (skipped as before). An inline SVG becomes one `<i>` per run
+    of text it held, so the indexer sees the same runs in the same order (whitespace between runs is
+    collapsed run by run, as before). Pages with `data-search-*` attributes (which the indexer reads and
+    then strips) are left alone, and so is any drawing with markup of another kind.
+    """
+    if "data-search-" in content or ("<pre" not in content and "<svg" not in content):
+        return None
+    for m in _SVG.finditer(content):
+        inner = m.group(0)
+        if "<svg" in inner[4:] or any(tag in inner for tag in _NOT_PLAIN):
+            return None
+    out = _LINENOS.sub('<div class="linenodiv"></div>', content)
+    out = _PRE.sub(lambda m: _CODE_TAG.sub("", m.group(0)), out)
+    return _SVG.sub(lambda m: "".join(f"<i>{t}</i>" for t in _SVG_PIECE.findall(m.group(0)) if t), out)
+
+
 def tokens(text: str) -> list[str]:
     """Tokens as the browser makes them: markup dropped, split on the separator, lower-cased, trimmed."""
     out = []

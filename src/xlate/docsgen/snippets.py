@@ -33,6 +33,13 @@ class Snippet:
         return self.match - self.start + 1
 
 
+def forget() -> None:
+    """Drop what was read of the sources (a rebuild under `mkdocs serve` must see edited kernels)."""
+    for cached in (source_file, _examples, _lines, _text):
+        cached.cache_clear()
+
+
+@functools.lru_cache(maxsize=1024)
 def source_file(kernels: Path, example: str, backend: str) -> Path | None:
     pattern = KERNEL_FILES.get(backend)
     if not pattern:
@@ -131,6 +138,11 @@ def snippet(kernels: Path, example: str, backend: str, symbol: str) -> Snippet |
     return Snippet(example, backend, path.name, lo + 1, i + 1, "\n".join(ln[indent:] for ln in block))
 
 
+@functools.lru_cache(maxsize=16)
+def _examples(kernels: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.name for p in kernels.iterdir() if (p / "example.yaml").exists()))
+
+
 def mentions(kernels: Path, symbols: dict[str, list[str]]) -> list[tuple[str, str, str]]:
     """(example, backend, symbol) for every example whose source uses one of the symbols in code.
 
@@ -139,15 +151,15 @@ def mentions(kernels: Path, symbols: dict[str, list[str]]) -> list[tuple[str, st
     out: list[tuple[str, str, str]] = []
     if not kernels.is_dir():
         return out
-    for folder in sorted(p for p in kernels.iterdir() if (p / "example.yaml").exists()):
+    for example in _examples(kernels):
         for backend, names in symbols.items():
-            path = source_file(kernels, folder.name, backend)
+            path = source_file(kernels, example, backend)
             if path is None:
                 continue
             lines = _lines(path)
             text = _text(path)
             for sym in names:
                 if len(sym) >= 4 and sym in text and find(lines, sym, backend) is not None:
-                    out.append((folder.name, backend, sym))
+                    out.append((example, backend, sym))
                     break
     return out

@@ -40,7 +40,13 @@ class Linker:
                 for s in term.symbols:
                     self.symbols.setdefault(s, c.id)
         self.words, self.exact = {_norm(w): cid for w, cid in words.items()}, exact
-        self.longest = max((w.count(" ") + 1 for w in self.words), default=1)
+        # The most words of a phrase that starts with a given word: most words start none, so most
+        # positions of a definition try one word, not as many as the longest phrase has.
+        self.span: dict[str, int] = {}
+        for w in self.words:
+            first, n = w.split(" ", 1)[0], w.count(" ") + 1
+            if n > 1:
+                self.span[first] = max(self.span.get(first, 1), n)
 
     def _matches(self, fragment: str) -> list[tuple[int, int, str]]:
         """(start, end, concept id) of the longest glossary word or phrase at each position, left to right."""
@@ -49,7 +55,9 @@ class Linker:
         i = 0
         while i < len(tokens):
             hit = None
-            for n in range(min(self.longest, len(tokens) - i), 0, -1):
+            # A phrase of several words matches only where its first word does (plurals change the last).
+            most = self.span.get(tokens[i][2].casefold(), 1)
+            for n in range(min(most, len(tokens) - i), 0, -1):
                 words = [t[2] for t in tokens[i : i + n]]
                 if n == 1 and words[0] in self.exact:
                     hit = (n, self.exact[words[0]])

@@ -1,0 +1,79 @@
+"""HIP sides the glossary adds beyond HIPIFY's tables (overrides.yaml and the curated HIP files) are
+checked against real headers: every such HIP spelling is declared in the ROCm headers the install
+script unpacks. A row whose fact is newer than those headers says so in its `since` and is left out."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from xlate import hip_headers
+
+GLOSSARY = Path(__file__).resolve().parents[1] / "glossary" / "symbols"
+# The curated files with HIP sides, and the header folders their spellings live in. rocWMMA rows are
+# left out: rocWMMA is not among the packaged headers (the rows cite its documentation).
+FILES = {"overrides.yaml": ("hip",), "hip-extras.yaml": ("hip",), "hip-coop-groups.yaml": ("hip", "hipcub"),
+         "device-texture.yaml": ("hip",)}
+NOT_PACKAGED = ("rocwmma::",)
+NEWER = re.compile(r"ROCm 7|hipBLAS 3")
+
+
+def _hip_sides() -> list[tuple[str, str, str]]:
+    out = []
+    for name in FILES:
+        data = yaml.safe_load((GLOSSARY / name).read_text(encoding="utf-8"))
+        for row in data["rows"]:
+            hip = row.get("hip") or {}
+            symbol = hip.get("symbol")
+            if not symbol or symbol.startswith(NOT_PACKAGED):
+                continue
+            if NEWER.search(str(hip.get("since", ""))) and not str(hip.get("since", "")).startswith("ROCm 6"):
+                continue
+            out.append((name, row["cuda"], symbol))
+    return out
+
+
+# The HIP headers declare many names through macros (make_float4 and the other vector constructors),
+# so the HIP side is read from the preprocessor's output, with the opt-in warp _sync functions on.
+HIP_INCLUDES = ("hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h")
+
+
+@lru_cache(maxsize=None)
+def _declared(include: Path, folder: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", _header_text(include, folder)))
+
+
+def _header_text(include: Path, folder: str) -> str:
+    if folder != "hip":
+        parts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((include / folder).rglob("*"))
+                 if p.suffix in (".h", ".hpp", ".cuh") and p.is_file()]
+        return "\n".join(parts)
+    clang = shutil.which("clang++-19")
+    if clang is None:
+        pytest.skip("clang++-19 is not installed (scripts/install-test-deps.sh installs it)")
+    source = "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n" + "".join(f"#include <{h}>\n" for h in HIP_INCLUDES)
+    run = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx90a", "--cuda-device-only", "-nogpulib", "-std=c++17",
+                          "-I", str(include), "-E", "-"], input=source, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout
+
+
+@pytest.mark.slow
+def test_every_added_hip_spelling_is_declared_in_the_rocm_headers() -> None:
+    found = hip_headers.find_rocm_headers()
+    if found is None:
+        pytest.skip(hip_headers.absent_reason())
+    sides = _hip_sides()
+    assert len(sides) >= 150  # the files above hold that many HIP sides today; a parse slip would drop them
+    missing = []
+    for name, cuda, symbol in sides:
+        word = symbol.split("::")[-1]
+        if not any(word in _declared(found.include, folder) for folder in FILES[name]):
+            missing.append(f"{name}: {cuda} -> {symbol}")
+    assert not missing, f"not declared in the ROCm {found.version_text} headers: {missing}"
