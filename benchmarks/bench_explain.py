@@ -168,27 +168,35 @@ def timed(args: list[str], env: dict[str, str] | None = None) -> tuple[float, fl
 
 
 def cold_section(revisions: list[Revision], files: list[tuple[str, Path]], repeat: int) -> None:
-    print("\n## Cold runs: `xlate explain FILE --format json` against `python3 -c pass`, alternating")
+    print("\n## Cold runs: `xlate explain FILE --format json` against `python3 -c pass` and `python3 -S -c pass`, alternating")
     bare = [sys.executable, "-c", "pass"]
+    nosite = [sys.executable, "-S", "-c", "pass"]  # without this installation's site-packages start-up hooks
     for label, path in files:
         walls: dict[str, list[float]] = {r.label: [] for r in revisions}
         cpus: dict[str, list[float]] = {r.label: [] for r in revisions}
         ref_w: list[float] = []
         ref_c: list[float] = []
+        bare_w: list[float] = []
+        bare_c: list[float] = []
         for _ in range(repeat):
             w, c, _ = timed(bare)
             ref_w.append(w)
             ref_c.append(c)
+            w, c, _ = timed(nosite)
+            bare_w.append(w)
+            bare_c.append(c)
             for r in revisions:
                 w, c, code = timed(r.command("explain", str(path), "--format", "json"), r.env())
                 if code not in (0, 1):
                     raise SystemExit(f"{r.label}: explain exited {code} on {path}")
                 walls[r.label].append(w)
                 cpus[r.label].append(c)
-        print(f"{label}: python3 -c pass median {med(ref_w) * 1e3:.0f} ms wall, {med(ref_c) * 1e3:.0f} ms CPU ({load()})")
+        print(f"{label}: python3 -c pass median {med(ref_w) * 1e3:.0f} ms wall, {med(ref_c) * 1e3:.0f} ms CPU; "
+              f"python3 -S -c pass {med(bare_w) * 1e3:.0f} ms wall, {med(bare_c) * 1e3:.0f} ms CPU ({load()})")
         for r in revisions:
-            print(f"  {r.label}: median {med(walls[r.label]) * 1e3:.0f} ms wall ({med(walls[r.label]) / med(ref_w):.1f}x python -c pass), "
-                  f"{med(cpus[r.label]) * 1e3:.0f} ms CPU ({med(cpus[r.label]) / med(ref_c):.1f}x)")
+            w, c = med(walls[r.label]), med(cpus[r.label])
+            print(f"  {r.label}: median {w * 1e3:.0f} ms wall ({w / med(ref_w):.1f}x python -c pass, "
+                  f"{w / med(bare_w):.1f}x python -S -c pass), {c * 1e3:.0f} ms CPU ({c / med(ref_c):.1f}x, {c / med(bare_c):.1f}x)")
         if len(revisions) == 2:
             a, b = revisions
             print(f"  {a.label} / {b.label}: {med(walls[a.label]) / med(walls[b.label]):.2f}x wall, "

@@ -210,6 +210,33 @@ def test_hip_compiles_for_cdna_with_expected_amdgcn(name: str, arch: str) -> Non
     assert not missing, f"{name} {arch}: assembly lacks {missing}"
 
 
+@pytest.mark.slow
+@needs_clang
+@pytest.mark.parametrize("name", NAMES)
+def test_hip_host_code_type_checks_against_the_headers(name: str) -> None:
+    """The HIP runtime, stream, event and graph calls are checked by clang's host pass, not only
+    found as words in the file."""
+    try:
+        backends.hip_host_check(load(name))
+    except backends.Unavailable as exc:
+        pytest.skip(str(exc))
+
+
+@pytest.mark.slow
+@needs_clang
+def test_hip_host_check_rejects_a_misspelled_runtime_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    kernels = tmp_path / "kernels"
+    shutil.copytree(REPO / "kernels" / "common", kernels / "common")
+    shutil.copytree(REPO / "kernels" / "examples" / "vector-add", kernels / "examples" / "vector-add")
+    src = kernels / "examples" / "vector-add" / "vector_add.hip"
+    src.write_text(src.read_text().replace("hipMemcpy(", "hipMemcopy(", 1))
+    monkeypatch.setenv("XLATE_KERNELS", str(kernels))
+    with pytest.raises(backends.BuildError, match="hipMemcopy"):
+        backends.hip_host_check(load("vector-add"))
+
+
 def test_hip_files_that_include_hipcub_need_the_rocm_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the ROCm 6.4 headers a hipCUB example is unavailable, with the reason, not a compile
     error; the others fall back to the system headers. With them, every file gets the same -I."""

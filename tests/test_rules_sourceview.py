@@ -111,3 +111,65 @@ def test_function_table_knows_device_code() -> None:
     (method_k,) = [n for n in view.named(("k",)) if n.parent is not None and n.parent.type == "init_declarator"]
     assert view.in_device_code(method_k)  # a __device__ method of a struct
     assert view.spells(("threadIdx",)) and not view.spells(("no_such_name_here",))
+
+
+def _thread_variables_by_walks(fn) -> frozenset[str]:
+    """The taint of thread indices through a function's locals, computed the plain way: every node
+    walked, and each value walked again for the names it reads."""
+    from xlate.rules.syntax import declarator_name, names_in
+    from xlate.rules.threadctx import is_thread_name
+
+    def spelled(node) -> str:
+        return (node.text or b"").decode("utf-8", errors="replace")
+
+    pairs = []
+    stack = [fn]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "init_declarator":
+            ident, value = declarator_name(cur), cur.child_by_field_name("value")
+            if ident is not None and value is not None:
+                pairs.append((spelled(ident), value))
+        elif cur.type == "assignment_expression":
+            left, right = cur.child_by_field_name("left"), cur.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "identifier":
+                pairs.append((spelled(left), right))
+        stack.extend(cur.named_children)
+    reads = [(name, {spelled(n) for n in names_in(value)}) for name, value in pairs]
+    tainted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, used in reads:
+            if name not in tainted and any(is_thread_name(u) or u in tainted for u in used):
+                tainted.add(name)
+                changed = True
+    return frozenset(tainted)
+
+
+THREAD_LOCALS = b"""__global__ void k(float* out, int n) {
+  int t = threadIdx.x, u = t; int v{u}; int w(v + 1);
+  int l; l = w & 31; int m = 0; m += l;
+  int unrelated = n * 2; int x = unrelated = t;
+  auto f = [&](int q) { int inner = q + x; return inner; };
+  struct Local { __device__ int g() { int z = threadIdx.y; return z; } };
+  out[m] = f(n);
+}
+__device__ int host_like(int a) { int b = a + 1; return b; }
+__global__ void broken(int* p) { int s = threadIdx.x int r = s; p[r] = 1; }
+"""
+
+
+@pytest.mark.parametrize("name,view", VIEWS + [("thread-locals", SourceView("t", THREAD_LOCALS, parse(THREAD_LOCALS)))],
+                         ids=[n for n, _ in VIEWS] + ["thread-locals"])
+def test_thread_variables_match_plain_walks(name: str, view: SourceView) -> None:
+    from xlate.rules.threadctx import thread_variables
+
+    functions = view.nodes("function_definition")
+    for fn in functions:
+        assert thread_variables(view, fn) == _thread_variables_by_walks(fn), view.text(fn)[:80]
+    if name == "thread-locals":
+        # Brace and parenthesis initialisers, compound assignments, chained assignments, and the
+        # locals of a lambda and of a local class's method all pass the thread index on.
+        assert thread_variables(view, functions[0]) == {"t", "u", "v", "w", "l", "m", "x", "unrelated", "f", "inner", "z"}
+        assert thread_variables(view, functions[2]) == frozenset()

@@ -114,6 +114,66 @@ def test_partial_mask_is_flagged_not_fixed_and_the_fix_is_in_the_summary() -> No
     assert sum(rep["fixed"].values()) == 1
 
 
+WARP_SYNC = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+def test_a_kept_sync_call_gets_the_warp_sync_opt_in_macro_before_the_first_include() -> None:
+    code = ("// header comment\n#include <cstdio>\n"
+            "__global__ void k(unsigned long long* o, int p) { o[0] = __activemask(); o[1] = __match_any_sync(~0ull, p); }\n")
+    text, rep = tr(code)
+    lines = text.splitlines()
+    guard = lines.index(f"#ifndef {WARP_SYNC}")
+    assert lines[guard - 1].startswith("// xlate: ROCm 6.2 to 6.4 declare the *_sync warp functions")
+    assert lines[guard + 1:guard + 3] == [f"#define {WARP_SYNC}", "#endif"]
+    assert guard < lines.index("#include <hip/hip_runtime.h>") < lines.index("#include <cstdio>")
+    assert rep["rewritten"]["opt-in-macro"] == 1
+    again = translate_source("k.cu", text.encode(), symbols.load(), Options()).text.decode()
+    assert again == text  # the macro is there: nothing is added twice
+
+
+def test_no_opt_in_macro_when_every_sync_call_became_mask_less() -> None:
+    text, rep = tr("__global__ void k(float v) { v = __shfl_xor_sync(0xffffffff, v, 1); }\n")
+    assert "__shfl_xor(v, 1)" in text and WARP_SYNC not in text and "opt-in-macro" not in rep["rewritten"]
+    text, _ = tr("__global__ void k(float v) { v = __shfl_xor_sync(0xffffffff, v, 1); }\n", warp_sync="mask64")
+    assert f"#define {WARP_SYNC}" in text and "__shfl_xor_sync(0xffffffffffffffffull, v, 1)" in text
+
+
+def test_opt_in_macro_without_annotations_has_no_comment() -> None:
+    text, _ = tr("__global__ void k(unsigned long long* o) { o[0] = __activemask(); }\n", annotate=False)
+    assert f"#define {WARP_SYNC}" in text and "xlate:" not in text
+
+
+@pytest.mark.parametrize("body, message", [
+    ("conditions: {}\n", "expected the two mappings"),
+    ("conditions: {X: {hip: Y, test: truth}}\nopt_in: {}\n", "conditions.X: expected exactly hip, test, source"),
+    ("conditions: {}\nopt_in: {M: {declares: [a b], note: n, source: s}}\n", "names must be C identifiers"),
+    ("conditions: [\n", "not valid YAML"),
+])
+def test_a_malformed_macro_file_is_a_one_line_glossary_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             body: str, message: str) -> None:
+    from xlate.errors import GlossaryError
+    from xlate.translate import macros
+
+    (tmp_path / "translate").mkdir()
+    (tmp_path / "translate" / "macros.yaml").write_text(body, encoding="utf-8")
+    monkeypatch.setenv("XLATE_GLOSSARY", str(tmp_path))
+    macros._data.cache_clear()
+    try:
+        with pytest.raises(GlossaryError, match=message.replace("*", r"\*")):
+            macros.table()
+    finally:
+        monkeypatch.delenv("XLATE_GLOSSARY")
+        macros._data.cache_clear()
+
+
+def test_every_macro_entry_cites_where_it_is_defined() -> None:
+    from xlate.translate import macros
+
+    assert macros.table() and macros.opt_in()
+    for entry in [*macros.table().values(), *macros.opt_in().values()]:
+        assert len(entry["source"]) > 20
+
+
 def test_hazard_comment_inside_a_macro_goes_above_the_macro() -> None:
     code = "#define LANE() \\\n  (threadIdx.x % 32)\n__global__ void k(int* o) { o[0] = LANE(); }\n"
     text, rep = tr(code)
@@ -248,6 +308,21 @@ def test_elementwise_vector_compound_operators_are_kept_out_of_hip_builds_and_ot
     assert rep["fixed"] == {"vector-compound-operator (float2 += float2: HIP's vector types define it)": 1}
     again, _ = tr(text, name="helper_math.h")
     assert again == text
+
+
+def test_elementwise_binary_vector_products_are_kept_out_of_hip_builds_and_others_stay() -> None:
+    code = ("#include <cuda_runtime.h>\n"
+            "inline __host__ __device__ float3 operator*(const float3 &a, const float3 &b) { return make_float3(a.x * b.x, a.y * b.y, a.z * b.z); }\n"
+            "inline __host__ __device__ float2 operator/(float2 a, float2 b) { return make_float2(a.y / b.y, a.x / b.x); }\n"
+            "inline __host__ __device__ float2 operator*(float2 a, float b) { return make_float2(a.x * b, a.y * b); }\n"
+            "inline __host__ __device__ float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }\n")
+    text, rep = tr(code, name="helper_math.h")
+    lines = text.splitlines()
+    guarded = next(i for i, line in enumerate(lines) if "float3 operator*(" in line)
+    assert lines[guarded - 1].startswith("#if !defined(HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H)") and lines[guarded + 1] == "#endif"
+    assert text.count("#endif") == 1  # swapped components, a scalar operand and + (a HIP template) are left alone
+    assert rep["fixed"] == {"vector-binary-operator (float3 * float3: HIP's vector types define it)": 1}
+    assert tr(text, name="helper_math.h")[0] == text
 
 
 @pytest.mark.slow

@@ -11,14 +11,21 @@ from functools import lru_cache
 from pathlib import Path
 
 from xlate import symbols
+from xlate.hip_headers import absent_reason, find_rocm_headers
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "translate"
 CLANG = shutil.which("clang++-19")
-HIP_INCLUDE = Path("/usr/include/hip")
 ARCHS = ("gfx942", "gfx90a")
+# The ROCm 6.4 headers the install script unpacks (hip_bf16.h, hip_fp8.h, the *_sync warp functions,
+# hipBLAS, rocBLAS, hipFFT, hipCUB, rocThrust ...); compile checks need them, Debian 12's HIP 5.2
+# headers are too old for much of what the translator emits. Passed as -I so they come before the
+# system's HIP headers (clang's own HIP wrapper headers still come from clang-19).
+ROCM = find_rocm_headers()
+COMPILE_SKIP = ("clang++-19 is not installed" if CLANG is None else
+                absent_reason() if ROCM is None else "")
 
 
 def cases() -> dict[str, dict]:
@@ -81,11 +88,11 @@ def hip_env() -> dict[str, str]:
 
 
 def compile_hip(path: Path, arch: str, mode: str, include: list[Path] | None = None) -> subprocess.CompletedProcess:
-    """clang-19 on translated HIP: `device` generates AMDGCN for the device side (no device
-    libraries: -nogpulib), `syntax` checks host and device code (-fsyntax-only)."""
-    assert CLANG is not None
+    """clang-19 on translated HIP against the ROCm 6.4 headers: `device` generates AMDGCN for the
+    device side (no device libraries: -nogpulib), `syntax` checks host and device code (-fsyntax-only)."""
+    assert CLANG is not None and ROCM is not None
     cmd = [CLANG, "-x", "hip", f"--offload-arch={arch}", "-nogpulib", "-std=c++17", "-w"]
-    for inc in include or []:
+    for inc in [*(include or []), ROCM.include]:
         cmd += ["-I", str(inc)]
     if mode == "device":
         cmd += ["--cuda-device-only", "-O1", "-S", "-o", os.devnull, str(path)]

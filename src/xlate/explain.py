@@ -127,15 +127,15 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
     equivalents: dict[str, dict[str, str | None]] = {}
     annotate = result["annotations"].append
     for o, e in found:
-        line, column, symbol, concept, hip, metal = o[:6]
+        symbol = o[2]
         eq = equivalents.get(symbol)
         if eq is None:
-            eq = equivalents[symbol] = {"hip": hip, "metal": metal}
+            eq = equivalents[symbol] = {"hip": o[4], "metal": o[5]}
             symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
                                "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
                                "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
                                "derived": e.derived, "sides": row_sides(e)}
-        annotate({"line": line, "column": column, "symbol": symbol, "concept": concept, "equivalents": eq})
+        annotate({"line": o[0], "column": o[1], "symbol": symbol, "concept": o[3], "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
     return result
@@ -229,10 +229,10 @@ class _time_budget:
     def __enter__(self) -> float | None:
         if self.seconds is None:
             return None
-        import signal
         import threading
         from time import monotonic
 
+        signal = _signals()
         deadline = monotonic() + self.seconds
         if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
@@ -242,10 +242,23 @@ class _time_budget:
 
     def __exit__(self, *exc: object) -> None:
         if self.armed:
-            import signal
-
+            signal = _signals()
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
+
+
+def _signals() -> Any:
+    """The signal functions. CPython's `_signal` is the module `signal` wraps, loaded with the
+    interpreter; `signal` itself builds its enum classes on import (about 1 ms of a cold run), and
+    the budget needs none of them."""
+    try:
+        import _signal
+
+        return _signal
+    except ImportError:  # another interpreter
+        import signal
+
+        return signal
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 # Folders under glossary/ that hold something other than concepts.
-NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures"}
+NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures", "translate"}
 SOURCES_FILE = "sources.yaml"
 
 

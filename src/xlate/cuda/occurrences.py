@@ -163,11 +163,11 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     extras = len(out)  # includes and launches, merged in by position below
     ident, ident_start = _IDENT_BYTES, _IDENT_START
     n = len(source)
-    find = source.find
     # Where each interesting name starts a name or an `a::b::c` chain, in document order (a name
     # preceded by `x::` belongs to the chain that starts further left).
     word_at: dict[int, bytes] = {}
     chained = source.startswith
+    find = source.find
     for word in interesting:
         size = len(word)
         pos = find(word)
@@ -181,8 +181,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             pos = find(word, end)
     keep = out.append
     make = tuple.__new__  # Occurrence fields in order, without the keyword-handling constructor
-    for start in sorted(word_at):
-        word = word_at[start]
+    for start, word in sorted(word_at.items()):
         end = stop = start + len(word)
         while stop < n and source[stop] == 58 and chained(b"::", stop) and stop + 2 < n and source[stop + 2] in ident_start:
             stop += 2  # 58 is ':'

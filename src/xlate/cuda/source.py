@@ -42,14 +42,10 @@ class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, an
 
 
 
-_INT_SUFFIX = re.compile(r"[uUlL]+$")
-
-
 def parse_int(raw: str) -> int | None:
     """Value of an integer literal's spelling (decimal, hex, octal, binary; suffixes and ' separators
     allowed), or None when it is not one."""
-    raw = raw.replace("'", "").strip()
-    body = _INT_SUFFIX.sub("", raw)
+    body = raw.replace("'", "").strip().rstrip("uUlL")  # the suffix: any trailing run of u, U, l, L
     try:
         if body.lower().startswith("0x"):
             return int(body[2:], 16)
@@ -322,9 +318,12 @@ class SourceView:
         return sorted((n for n in found if n.is_named), key=_document_order)
 
     def _function_definitions(self) -> list[Node]:
-        """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`)."""
-        if self.tree.root_node.has_error:
-            return self._queried("function_definition")  # a recovered body may open with a `{` the text lacks
+        """Every function_definition, found from the `{` of its body (or its `= default`/`= delete`).
+
+        A definition the parser had to repair may lack that token (its body can open with a `{` the
+        text does not have); such a definition contains the repair, so it lies on a path of nodes
+        marked has_error from the root, and those paths are walked too (they are short unless the
+        whole file is broken)."""
         at = self.locator.finder()
         parent_of = self.locator.parent
         found: dict[int, Node] = {}
@@ -342,6 +341,14 @@ class SourceView:
                 continue
             if parent.type in ("compound_statement", "default_method_clause", "delete_method_clause", "try_statement"):
                 found[owner.start_byte] = owner
+        root = self.tree.root_node
+        if root.has_error:
+            stack = [root]
+            while stack:
+                node = stack.pop()
+                if node.type == "function_definition":
+                    found[node.start_byte] = node
+                stack.extend(c for c in node.children if c.has_error)
         return [found[k] for k in sorted(found)]
 
     def spelled(self, words: Iterable[str], types: frozenset[str] | set[str] = NAME_TYPES) -> list[Node]:

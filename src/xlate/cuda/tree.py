@@ -119,7 +119,7 @@ class Locator:
 
     def parent(self, node: Node) -> Node | None:
         """The node's parent (None for the root)."""
-        if not self.deep:
+        if self._deep is False or not self.deep:  # the first test spares hot loops the property call
             return node.parent
         key = node.id
         parents = self._parents

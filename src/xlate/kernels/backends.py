@@ -197,6 +197,26 @@ def hip_asm(ex: Example, arch: str) -> str:
     return out.read_text(encoding="utf-8", errors="replace")
 
 
+def hip_host_check(ex: Example) -> None:
+    """Type-check the host side of the example's HIP program (runtime calls, launches, graph and
+    stream API) against the same headers as its device code: clang's host pass only, with
+    -fsyntax-only, since nothing here links against the HIP runtime. Raises BuildError when the
+    host code does not compile."""
+    clang = tools.hip_clang()
+    if not clang:
+        raise Unavailable("no clang with HIP support (clang-19 or ROCm's) found")
+    include, headers = hip_headers(ex)
+    done = tools.cache_dir() / f"{ex.name}-host-{_digest(sources(ex, 'hip'), *include, headers)}.ok"
+    if done.is_file():
+        return
+    env = dict(os.environ, HIP_PLATFORM="amd")
+    quiet = ["-Wno-explicit-specialization-storage-class", "-Wno-deprecated-declarations"] if include else []
+    _compile([clang, "-x", "hip", *include, f"--offload-arch={HIP_ARCHS[0]}", "--cuda-host-only", "-nogpulib",
+              "-fsyntax-only", "-std=c++17", "-Wno-unused-result", *quiet, str(ex.source("hip"))], env)
+    done.parent.mkdir(parents=True, exist_ok=True)
+    done.write_text(headers + "\n", encoding="utf-8")
+
+
 def run_hip(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], iters: int) -> Execution:
     if not (tools.hipcc() and tools.amd_gpu()):
         raise Unavailable("no AMD GPU with ROCm here")

@@ -294,8 +294,13 @@ def hip_cell(ex: Example) -> Outcome:
         own = present if arch == "gfx1100" else [i for i in present if i not in base]
         parts.append(f"{arch}" + (f" ({', '.join(own)})" if own else ""))
     main = [i for i in shown[0][1] if i in base] or shown[0][1]
+    try:
+        backends.hip_host_check(ex)
+    except backends.BuildError as exc:
+        return Outcome(ex.name, "hip", FAILED, f"device code compiled, host code does not: {exc}")
     _, headers = backends.hip_headers(ex)
-    return Outcome(ex.name, "hip", SHOWN, f"compiled {', '.join(parts)} with {headers}: {', '.join(main)}")
+    return Outcome(ex.name, "hip", SHOWN,
+                   f"compiled {', '.join(parts)} with {headers}, host code type-checked: {', '.join(main)}")
 
 
 def triton_aot_note(ex: Example) -> str:

@@ -30,17 +30,20 @@ def annotations_text(annotations: list[dict[str, Any]]) -> str:
     """
     tails: dict[tuple[str, Any, int], str] = {}
     parts = []
+    add = parts.append
     for a in annotations:
-        line, column = a.get("line"), a.get("column")
-        if tuple(a) != ANNOTATION_KEYS or type(line) is not int or type(column) is not int:
-            parts.append(_encode(a))
+        if tuple(a) != ANNOTATION_KEYS:
+            add(_encode(a))
             continue
-        eq = a["equivalents"]
-        key = (a["symbol"], a["concept"], id(eq))
+        line, column, symbol, concept, eq = a.values()
+        if type(line) is not int or type(column) is not int:
+            add(_encode(a))
+            continue
+        key = (symbol, concept, id(eq))
         tail = tails.get(key)
         if tail is None:
-            tail = tails[key] = _encode({"symbol": a["symbol"], "concept": a["concept"], "equivalents": eq})[1:]
-        parts.append('{"line": %d, "column": %d, %s' % (line, column, tail))
+            tail = tails[key] = _encode({"symbol": symbol, "concept": concept, "equivalents": eq})[1:]
+        add('{"line": %d, "column": %d, %s' % (line, column, tail))
     return "[" + ", ".join(parts) + "]"
 
 

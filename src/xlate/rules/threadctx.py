@@ -9,11 +9,13 @@ of those (followed through the function, so `int t = threadIdx.x; int l = t & 31
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
+from xlate.cuda.tree import NAME_TYPES
 from xlate.rules.syntax import declarator_name, names_in, text
 
 THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank", "__lane_id"})
@@ -34,23 +36,46 @@ def thread_variables(src: SourceView, fn: Node | None) -> frozenset[str]:
     key = (fn.start_byte, fn.end_byte)
     if key in cache:
         return cache[key]
+    result = _thread_variables(fn)
+    cache[key] = result
+    object.__setattr__(src, "_xl_thread_vars", cache)
+    return result
+
+
+def _thread_variables(fn: Node) -> frozenset[str]:
+    # One walk of the function lists the (name, value) pairs that can pass a thread index on and
+    # every identifier-like node. Names are leaves, so the names a value reads are those that start
+    # inside its bytes: a slice of the sorted list, not a second walk of every value.
     pairs: list[tuple[str, Node]] = []
+    names: list[tuple[int, int, Node]] = []
     stack = [fn]
+    pop, push, add_pair, add_name = stack.pop, stack.extend, pairs.append, names.append
+    name_types = NAME_TYPES
     while stack:
-        cur = stack.pop()
-        if cur.type == "init_declarator":
+        cur = pop()
+        t = cur.type
+        if t in name_types:
+            add_name((cur.start_byte, cur.end_byte, cur))
+        elif t == "init_declarator":
             ident = declarator_name(cur)
             value = cur.child_by_field_name("value")
             if ident is not None and value is not None:
-                pairs.append((text(ident), value))
-        elif cur.type == "assignment_expression":
+                add_pair((text(ident), value))
+        elif t == "assignment_expression":
             left = cur.child_by_field_name("left")
             right = cur.child_by_field_name("right")
             if left is not None and right is not None and left.type == "identifier":
-                pairs.append((text(left), right))
-        stack.extend(cur.named_children)
+                add_pair((text(left), right))
+        push(cur.named_children)
+    if not pairs:
+        return frozenset()
+    names.sort(key=_first_two)
+    spelled = [text(n) for _, _, n in names]
+    if not any(is_thread_name(name) for name in spelled):
+        return frozenset()  # nothing to start from: no name of the function is a thread index
+    starts = [s for s, _, _ in names]
     # The names each value reads, listed once: the fixed point below may take several passes.
-    reads = [(name, {text(n) for n in names_in(value)}) for name, value in pairs]
+    reads = [(name, _names_within(value, names, starts, spelled)) for name, value in pairs]
     tainted: set[str] = set()
     changed = True
     while changed:
@@ -61,10 +86,24 @@ def thread_variables(src: SourceView, fn: Node | None) -> frozenset[str]:
             if any(_is_thread_ref(u, tainted) for u in used):
                 tainted.add(name)
                 changed = True
-    result = frozenset(tainted)
-    cache[key] = result
-    object.__setattr__(src, "_xl_thread_vars", cache)
-    return result
+    return frozenset(tainted)
+
+
+def _first_two(item: tuple[int, int, Node]) -> tuple[int, int]:
+    return item[0], item[1]
+
+
+def _names_within(value: Node, names: list[tuple[int, int, Node]], starts: list[int], spelled: list[str]) -> set[str]:
+    """The spellings of the name nodes inside `value` (as names_in would list them)."""
+    start, end = value.start_byte, value.end_byte
+    i, j = bisect_left(starts, start), bisect_left(starts, end)
+    used = set(spelled[i:j])
+    # A zero-width name (one the parser inserted) at the value's very end may or may not be inside it.
+    while j < len(names) and names[j][0] == end and names[j][1] == end:
+        if value.child_with_descendant(names[j][2]) is not None or names[j][2] == value:
+            used.add(spelled[j])
+        j += 1
+    return used
 
 
 def _is_thread_ref(name: str, tainted: set[str] | frozenset[str]) -> bool:

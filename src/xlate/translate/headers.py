@@ -133,12 +133,14 @@ def add_runtime(tree: Tree, source: bytes, edits: Edits, report: Report, headers
         if cg is not None and cg < min(runtime) and edits.add(cg, cg, b"#include <hip/hip_runtime.h>\n"):
             report.rewritten["runtime-include"] += 1
         return
-    pos = _insertion_point(tree, source)
+    pos = insertion_point(tree, source)
     if edits.add(pos, pos, b"#include <hip/hip_runtime.h>\n"):
         report.rewritten["runtime-include"] += 1
 
 
-def _insertion_point(tree: Tree, source: bytes) -> int:
+def insertion_point(tree: Tree, source: bytes) -> int:
+    """Where a line goes that must come before the file's code: after its leading comments,
+    `#pragma once` or include guard."""
     root = tree.root_node
     pos = 0
     for child in root.children:

@@ -3,7 +3,8 @@
 A CUDA helper header often guards code with the macros of CUDA's own headers (`#ifdef
 __DRIVER_TYPES_H__`) or compilers (`#ifdef __CUDACC__`); after the includes become HIP includes
 those macros are never defined and the guarded code (checkCudaErrors and friends) silently
-vanishes. Each macro of `macros.json` is replaced where the condition asks whether it is defined
+vanishes. Each macro of glossary/translate/macros.yaml (`conditions`) is replaced where the
+condition asks whether it is defined
 or tests its truth; a comparison of its value is left as written and counted, since the HIP macro's
 value means something else. Every identifier of a condition is claimed here, so the symbol rows
 never rename inside one.
@@ -11,7 +12,6 @@ never rename inside one.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -28,11 +28,56 @@ _IFDEF = ("preproc_ifdef", "preproc_elifdef")
 _TRUTH_PARENTS = frozenset({"preproc_if", "preproc_elif", "parenthesized_expression"})
 
 
+_CONDITION_KEYS = {"hip": str, "test": str, "source": str}
+_OPT_IN_KEYS = {"declares": list, "note": str, "source": str}
+_MACRO = re.compile(r"[A-Za-z_]\w*")
+
+
+def data_path() -> Path:
+    from xlate.paths import glossary_root
+
+    return glossary_root() / "translate" / "macros.yaml"
+
+
 @lru_cache(maxsize=1)
+def _data() -> dict[str, dict[str, dict[str, Any]]]:
+    """glossary/translate/macros.yaml, checked: a malformed file is a GlossaryError naming the entry."""
+    import yaml
+
+    from xlate.errors import GlossaryError
+
+    path = data_path()
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as exc:
+        raise GlossaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise GlossaryError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict) or set(data) != {"conditions", "opt_in"}:
+        raise GlossaryError(f"{path}: expected the two mappings `conditions` and `opt_in`")
+    for part, keys in (("conditions", _CONDITION_KEYS), ("opt_in", _OPT_IN_KEYS)):
+        entries = data[part]
+        if not isinstance(entries, dict):
+            raise GlossaryError(f"{path}: `{part}` must map macro names to entries")
+        for name, entry in entries.items():
+            if not isinstance(entry, dict) or set(entry) != set(keys) or not all(isinstance(entry[k], t) for k, t in keys.items()):
+                raise GlossaryError(f"{path}: {part}.{name}: expected exactly {', '.join(keys)}")
+            targets = [entry["hip"]] if part == "conditions" else entry["declares"]
+            if not _MACRO.fullmatch(str(name)) or not all(isinstance(t, str) and _MACRO.fullmatch(t) for t in targets):
+                raise GlossaryError(f"{path}: {part}.{name}: names must be C identifiers")
+            if part == "conditions" and entry["test"] != "truth":
+                raise GlossaryError(f"{path}: conditions.{name}: test must be `truth`")
+    return data
+
+
 def table() -> dict[str, dict[str, str]]:
-    # Read beside this module (importlib.resources costs tens of milliseconds of imports at start).
-    text = (Path(__file__).parent / "macros.json").read_text(encoding="utf-8")
-    return json.loads(text)["macros"]
+    """CUDA macro -> {hip, test, source}: the conditions part of the data."""
+    return _data()["conditions"]
+
+
+def opt_in() -> dict[str, dict[str, Any]]:
+    """HIP macro -> {declares, note, source}: macros some ROCm releases need before declaring names."""
+    return _data()["opt_in"]
 
 
 _DIRECTIVE = re.compile(rb"^[ \t]*(#[ \t]*(?:ifdef|ifndef|if|elifdef|elifndef|elif))\b", re.MULTILINE)

@@ -1,7 +1,11 @@
 """Compound assignment operators that a CUDA helper header defines for vector types and that HIP's
 vector types already define as members (`float2 += float2`): with both, every use is ambiguous
 (clang: "use of overloaded operator '+=' is ambiguous"), which is what breaks helper_math.h-style
-headers after a rename. Binary, unary and vector-with-scalar operators do not clash and are kept.
+headers after a rename. ROCm 6.4's HIP_vector_type also defines the element-wise binary `*` and `/`
+of two vectors as non-template friends (hip/amd_detail/amd_hip_vector_types.h:561-580, ROCm 6.4.3),
+which clash with a helper's `float2 operator*(float2, float2)` the same way; HIP 5.2 has templates
+there, which a helper's non-template overload beats, so the guard is right for both. Unary and
+vector-with-scalar operators, and `+`/`-`, do not clash and are kept.
 
 The definition is kept out of HIP compilations only when it provably does what HIP's member does:
 its body is exactly `a.c op= b.c;` for each component of the vector type, once. It is wrapped in
@@ -26,7 +30,9 @@ _COMPONENTS = "xyzw"
 # type, the bitwise and shift forms for integer elements only.
 _ARITH = frozenset({"+=", "-=", "*=", "/="})
 _BITS = frozenset({"%=", "&=", "|=", "^=", "<<=", ">>="})
-_OPERATOR = re.compile(rb"\boperator[ \t]*(\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=)")
+_OPERATOR = re.compile(rb"\boperator[ \t]*(\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<=|>>=|\*(?!=)|/(?![=/*]))")
+# Binary operators of two vectors that HIP_vector_type defines as friends (ROCm 6.4).
+_FRIENDS = frozenset({"*", "/"})
 
 
 def _vector(name: str) -> tuple[str, int] | None:
@@ -92,7 +98,12 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report) -> None:
         if len(plist) != 2:
             continue
         first, second = _param(plist[0]), _param(plist[1])
-        if first is None or second is None or not first[2]:
+        if first is None or second is None:
+            continue
+        if op in _FRIENDS:
+            _binary(fn, op, first, second, source, edits, report)
+            continue
+        if not first[2]:
             continue
         vec = _vector(first[0])
         if vec is None or second[0].replace("const ", "") != first[0]:
@@ -105,7 +116,40 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report) -> None:
         _guard(fn, source, edits, report, f"{first[0]} {op} {first[0]}")
 
 
-def _guard(fn: Node, source: bytes, edits: Edits, report: Report, what: str) -> None:
+def _binary(fn: Node, op: str, first: tuple[str, str, bool], second: tuple[str, str, bool], source: bytes,
+            edits: Edits, report: Report) -> None:
+    """`V operator*(V a, V b) { return make_V(a.x * b.x, ...); }` (by value or const reference)."""
+    typ = first[0].replace("const ", "").strip()
+    vec = _vector(typ)
+    returned = fn.child_by_field_name("type")
+    if vec is None or second[0].replace("const ", "").strip() != typ or returned is None or returned.text != typ.encode():
+        return
+    body = fn.child_by_field_name("body")
+    stmts = [c for c in (body.named_children if body is not None else []) if c.type != "comment"]
+    if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+        return
+    call = stmts[0].named_children[0]
+    callee, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if call.type != "call_expression" or callee is None or args is None or callee.text != b"make_" + typ.encode():
+        return
+    values = [a for a in args.named_children if a.type != "comment"]
+    if len(values) != vec[1]:
+        return
+    for component, value in zip(_COMPONENTS, values):
+        left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+        operator = value.child_by_field_name("operator")
+        if value.type != "binary_expression" or operator is None or operator.text != op.encode():
+            return
+        for side, owner in ((left, first[1]), (right, second[1])):
+            if side is None or side.type != "field_expression":
+                return
+            arg, field = side.child_by_field_name("argument"), side.child_by_field_name("field")
+            if arg is None or field is None or arg.text != owner.encode() or field.text != component.encode():
+                return
+    _guard(fn, source, edits, report, f"{typ} {op} {typ}", "vector-binary-operator")
+
+
+def _guard(fn: Node, source: bytes, edits: Edits, report: Report, what: str, rule: str = "vector-compound-operator") -> None:
     start = source.rfind(b"\n", 0, fn.start_byte) + 1
     if source[start:fn.start_byte].strip():
         return  # something else shares the line: leave it
@@ -119,4 +163,4 @@ def _guard(fn: Node, source: bytes, edits: Edits, report: Report, what: str) -> 
         return
     tail = b"#endif\n" if nl != -1 else b"\n#endif\n"
     if edits.add(start, start, GUARD + b"  // HIP's vector types define this operator\n") and edits.add(end, end, tail):
-        report.fixed[f"vector-compound-operator ({what}: HIP's vector types define it)"] += 1
+        report.fixed[f"{rule} ({what}: HIP's vector types define it)"] += 1
