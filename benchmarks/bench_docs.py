@@ -4,6 +4,7 @@ Clones the repository's committed HEAD into a temporary folder (nothing generate
 then times, N runs each, the median of:
   - a one-page Material site built by the same mkdocs (the fixed cost of starting mkdocs and the theme),
   - `mkdocs build --strict` of the whole site in the clone (the hook renders every generated page),
+  - the same with XLATE_DOCS_JOBS=1 (every page rendered in one process, no second core),
   - `xlate docs build --engine zensical` in the clone (stage the pages, zensical build, move the site).
 and prints each with its ratio to the one-page reference measured in the same run.
 Run: python benchmarks/bench_docs.py [N]
@@ -37,7 +38,7 @@ def main() -> None:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(REPO), str(clone)], check=True)
         # Nothing from the working tree: no PYTHONPATH, an empty cache folder.
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "XLATE_DOCS_JOBS")}
         env.update(NO_MKDOCS_2_WARNING="1", XDG_CACHE_HOME=str(Path(tmp) / "cache"))
         ref = Path(tmp) / "ref"
         (ref / "docs").mkdir(parents=True)
@@ -48,6 +49,8 @@ def main() -> None:
         mk = statistics.median(timed([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(site)], clone, env)
                                for _ in range(runs))
         pages = sum(1 for _ in site.rglob("*.html"))
+        serial = statistics.median(timed([sys.executable, "-m", "mkdocs", "build", "-q", "--strict", "-d", str(site)],
+                                         clone, {**env, "XLATE_DOCS_JOBS": "1"}) for _ in range(runs))
         z = None
         if shutil.which("zensical"):
             zenv = {**env, "PYTHONPATH": str(clone / "src")}
@@ -58,6 +61,7 @@ def main() -> None:
     print(f"{'stage (fresh clone, median of ' + str(runs) + ')':<46} {'s':>7} {'x reference':>12}")
     print(f"{'reference: one-page Material site':<46} {reference:>7.2f} {1.0:>12.2f}")
     print(f"{'mkdocs build --strict (whole site, via hook)':<46} {mk:>7.2f} {mk / reference:>12.2f}")
+    print(f"{'  the same, one process (XLATE_DOCS_JOBS=1)':<46} {serial:>7.2f} {serial / reference:>12.2f}")
     if z is not None:
         print(f"{'xlate docs build --engine zensical':<46} {z:>7.2f} {z / reference:>12.2f}")
     print(f"mkdocs: {pages} HTML pages" + (f"; zensical: {zpages} HTML pages" if z is not None else "; zensical not installed"))

@@ -5,6 +5,7 @@ package's own `src/` goes on the import path when xlate is not importable.
 
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
+- on_nav / on_env: render every other generated page's Markdown in a second process (docsgen/parallel.py);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
 - on_page_context: hand the search plugin each page without the tags its indexer discards (faster, same index);
@@ -112,6 +113,23 @@ except ImportError:  # imported outside mkdocs (zensical staging): the hook func
 
     def CombinedEvent(*methods: Any) -> Any:  # noqa: N802 (stands in for mkdocs' class)
         return methods[0]
+
+
+@event_priority(-100)  # after any plugin's changes to the navigation
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    from xlate.docsgen import parallel
+
+    if parallel.enabled():
+        generated = [f.page for f in files.documentation_pages() if f.src_uri in _state["pages"] and f.page is not None]
+        _state["copy"] = parallel.start(generated[1::2], config, files)
+    return nav
+
+
+def on_env(env: Any, config: Any, files: Any) -> Any:
+    copy = _state.pop("copy", None)
+    if copy is not None:  # every page is rendered by now
+        copy.close()
+    return env
 
 
 @event_priority(100)  # before the search plugin (priority 0) reads the page

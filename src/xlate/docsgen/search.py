@@ -22,6 +22,7 @@ build this module rewrites `search/search_index.json`:
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import json
 import math
@@ -93,26 +94,33 @@ def for_indexing(content: str) -> str | None:
     return _SVG.sub(lambda m: "".join(f"<i>{t}</i>" for t in _SVG_PIECE.findall(m.group(0)) if t), out)
 
 
+def _trim(piece: str) -> str:
+    if piece and (piece[0] not in _EDGE or piece[-1] not in _EDGE):  # lunr's trimmer: strip non-word characters
+        return _TRIM_R.sub("", _TRIM_L.sub("", piece))
+    return piece
+
+
 def tokens(text: str) -> list[str]:
     """Tokens as the browser makes them: markup dropped, split on the separator, lower-cased, trimmed."""
-    out = []
-    for piece in _SEP.split(_TAG.sub(" ", text).lower()):
-        if not piece:
-            continue
-        if piece[0] not in _EDGE or piece[-1] not in _EDGE:  # lunr's trimmer: strip non-word characters
-            piece = _TRIM_R.sub("", _TRIM_L.sub("", piece))
-            if not piece:
-                continue
-        out.append(piece)
-    return out
+    return [t for piece in _SEP.split(_TAG.sub(" ", text).lower()) if (t := _trim(piece))]
+
+
+def token_set(text: str) -> set[str]:
+    """The distinct tokens of a text (as `tokens` makes them), trimming each distinct piece once."""
+    return {t for piece in set(_SEP.split(_TAG.sub(" ", text).lower())) if (t := _trim(piece))}
+
+
+@functools.lru_cache(maxsize=65536)
+def _pieces(spelling: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for chunk in re.split(r"[_.]+", spelling):
+        out += [p.lower() for p in _CAMEL.split(chunk) if p]
+    return tuple(out)
 
 
 def pieces(spelling: str) -> list[str]:
     """A code spelling cut at underscores, dots and camelCase: hipMalloc -> hip, malloc."""
-    out = []
-    for chunk in re.split(r"[_.]+", spelling):
-        out += [p.lower() for p in _CAMEL.split(chunk) if p]
-    return out
+    return list(_pieces(spelling))  # the same spellings recur all over the site: cut each once
 
 
 def _split_forms(text: str) -> list[str]:
@@ -173,15 +181,18 @@ class Scorer:
         df: dict[str, int] = defaultdict(int)
         for doc in idf_docs:
             for name in FIELDS:
-                for t in _counts(doc.get(name)):
-                    if t in wanted:
-                        df[t] += 1  # lunr counts a document once per field it holds the term in
+                value = doc.get(name)
+                if not value:
+                    continue
+                for t in token_set(" ".join(value) if isinstance(value, list) else value) & wanted:
+                    df[t] += 1  # lunr counts a document once per field it holds the term in
         n = len(idf_docs)
         self.idf = {t: math.log(1 + abs((n - d + 0.5) / (d + 0.5))) for t, d in df.items()}
         self.vocab = sorted(self.postings)
-        # Each entry's weight for each term, before its boost (lunr rounds to three decimals after boosting).
-        self.weights: dict[str, list[tuple[int, list[float]]]] = {
-            t: [(doc, [self.idf.get(t, 0.0) * ((K1 + 1) * tf) / (K1 + tf) * FIELDS[name] for name, tf in fields.items()])
+        # Each entry's weight for each term (its fields' weights summed), before its boost (lunr rounds to
+        # three decimals after boosting).
+        self.weights: dict[str, list[tuple[int, float]]] = {
+            t: [(doc, sum([self.idf.get(t, 0.0) * ((K1 + 1) * tf) / (K1 + tf) * FIELDS[name] for name, tf in fields.items()]))
                 for doc, fields in docs_.items()]
             for t, docs_ in self.postings.items()}
         self._expanded: dict[str, list[str]] = {}
@@ -204,9 +215,9 @@ class Scorer:
         matched: dict[int, set[int]] = defaultdict(set)
         for ci, term in enumerate(clauses):
             for t in self.expand(term):
-                for doc, ws in self.weights[t]:
+                for doc, w in self.weights[t]:
                     b = boosts.get(self.docs[doc]["location"], 1.0) if boosts else 1.0
-                    score[doc] += sum(ws) * b
+                    score[doc] += w * b
                     matched[doc].add(ci)
         # Spelling entries are sections (their location has a #): Material's boost is the share of the
         # query's terms they match, squared, plus one.
@@ -323,6 +334,10 @@ def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[st
     winner: dict[str, tuple[int, str]] = {}  # a shared spelling's owner: the strongest claim, then the page
     for i, e in enumerate(entries):
         winner[e["keys"]] = min(winner.get(e["keys"], (99, "~")), (e["_claim"], page[i]))
+    # Each entry's rivals: other pages' entries its query reaches. Another page's entry with the very same
+    # spelling is a rival only of the spelling's owner (else the two would raise each other without end).
+    rivals = {i: [(j, sc) for j, sc in raw[i].items() if page[j] != page[i] and not (
+        entries[j]["keys"] == entries[i]["keys"] and winner[entries[i]["keys"]][1] != page[i])] for i in order}
     boost = [1.0] * len(entries)
     for _ in range(PASSES):
         changed = False
@@ -331,13 +346,7 @@ def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[st
             if own <= 0:
                 continue
             need = boost[i]
-            for j, sc in raw[i].items():
-                # Another page's entry with the very same spelling: only the spelling's owner must beat
-                # it (else the two would raise each other without end).
-                if page[j] == page[i]:
-                    continue
-                if entries[j]["keys"] == entries[i]["keys"] and winner[entries[i]["keys"]][1] != page[i]:
-                    continue
+            for j, sc in rivals[i]:
                 if boost[j] * sc >= boost[i] * own:
                     need = max(need, boost[j] * sc / own * 1.05)
             need = min(need, MAX_BOOST)
