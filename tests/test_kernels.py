@@ -253,7 +253,7 @@ def test_hip_files_that_include_hipcub_need_the_rocm_headers(tmp_path: Path, mon
 
 
 def test_library_warp_collectives_and_cache_hints_are_asserted_in_the_amdgcn() -> None:
-    """The HIP cells added for warp-reduce, warp-scan, l1-cache and l2-cache each name an
+    """The HIP cells added for warp-reduce, warp-scan, l1-cache, l2-cache and quad each name an
     instruction the compile must show, so the link cannot outlive the code that makes it true."""
     assert {"v_mov_b32_dpp", "row_bcast:31"} <= set(load("rmsnorm").expect["amdgcn"])  # hipcub::WarpReduce
     assert {"v_mov_b32_dpp", "row_shr:2"} <= set(load("scan").expect["amdgcn"])  # hipcub::WarpScan
@@ -261,8 +261,12 @@ def test_library_warp_collectives_and_cache_hints_are_asserted_in_the_amdgcn() -
     assert grid.expect["amdgcn_gfx942"] == ["off sc1"] and grid.expect["amdgcn_gfx90a"] == ["off glc"]
     add = load("vector-add")
     assert add.expect["amdgcn_gfx942"] == ["off nt"] and add.expect["amdgcn_gfx90a"] == ["off glc slc"]
-    links = {(c["concept"], ex): c["symbols"].get("hip") for ex in ("rmsnorm", "scan", "grid-sync", "vector-add")
-             for c in load(ex).concepts}
+    reduction = load("reduction")  # DPP quad permutes, on CDNA and on RDNA
+    for key in ("amdgcn", "amdgcn_gfx1100"):
+        assert {"v_add_f32_dpp", "quad_perm:[1,0,3,2]"} <= set(reduction.expect[key])
+    links = {(c["concept"], ex): c["symbols"].get("hip")
+             for ex in ("rmsnorm", "scan", "grid-sync", "vector-add", "reduction") for c in load(ex).concepts}
+    assert links[("quad", "reduction")] == "__builtin_amdgcn_update_dpp"
     assert links[("warp-reduce", "rmsnorm")] == "hipcub::WarpReduce"
     assert links[("warp-scan", "scan")] == "hipcub::WarpScan"
     assert links[("l1-cache", "grid-sync")] == "__ldg"

@@ -2,14 +2,29 @@
 // (gfx1100) by default, so the shuffle loop starts at warpSize / 2 rather than a hard-coded 16,
 // and the shared scratch has room for the most wavefronts a block can hold (the 32-lane case).
 // HIP's __shfl_down takes no lane mask: every lane of the wavefront takes part. It lowers to
-// ds_bpermute_b32 (a cross-lane permute through the LDS hardware) or DPP moves.
+// ds_bpermute_b32, a cross-lane permute through the LDS hardware. The two steps that stay inside
+// a quad of four lanes use DPP instead (data-parallel primitives: a source-operand modifier that
+// reads a neighbouring lane's register in the same VALU instruction), written with clang's
+// __builtin_amdgcn_update_dpp: quad_perm [1,0,3,2] swaps neighbours and [2,3,0,1] swaps pairs, so
+// after them every lane holds its quad's sum and the shuffles start at offset 4. DPP quad_perm
+// exists on CDNA and RDNA alike.
 #include "../../common/harness_hip.h"
 
 constexpr int THREADS = 512;
 constexpr int MAX_WAVES = THREADS / 32;
+constexpr int QUAD_SWAP_NEIGHBOURS = 0xB1;  // quad_perm:[1,0,3,2], two bits per lane
+constexpr int QUAD_SWAP_PAIRS = 0x4E;       // quad_perm:[2,3,0,1]
+
+template <int QUAD_PERM>
+__device__ float quad_permute(float v) {
+  // row and bank masks 0xf: every lane is written; quad_perm always has a source lane in the quad
+  return __int_as_float(__builtin_amdgcn_update_dpp(0, __float_as_int(v), QUAD_PERM, 0xf, 0xf, false));
+}
 
 __device__ float wave_sum(float v) {
-  for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_down(v, offset);
+  v += quad_permute<QUAD_SWAP_NEIGHBOURS>(v);
+  v += quad_permute<QUAD_SWAP_PAIRS>(v);
+  for (int offset = warpSize / 2; offset >= 4; offset /= 2) v += __shfl_down(v, offset);
   return v;
 }
 

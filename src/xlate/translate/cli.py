@@ -188,7 +188,8 @@ def main(argv: list[str]) -> int:
                    help="ggl writes hipLaunchKernelGGL(...); chevron (default) keeps <<<>>>")
     p.add_argument("--warp-sync", choices=["legacy", "mask64", "keep"], default="legacy",
                    help="full 32-bit masks of *_sync warp calls: legacy drops the mask (__shfl_down, any ROCm), "
-                        "mask64 passes a 64-bit all-lanes mask (ROCm 6.2+), keep only flags them")
+                        "mask64 passes a 64-bit all-lanes mask (ROCm 6.2+; ROCm 6.4 traps, without NDEBUG, when the wavefront "
+                        "is not full), keep only flags them")
     p.add_argument("--no-annotate", action="store_true", help="do not write `// xlate:` hazard comments (the summary still counts them)")
     p.add_argument("--no-runtime-include", action="store_true", help="do not add #include <hip/hip_runtime.h> to CUDA sources that lack it")
     p.add_argument("--summary", choices=["text", "json", "none"], default="text", help="summary by rule on stderr")

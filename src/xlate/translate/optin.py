@@ -31,6 +31,8 @@ def rewrite(tree: Tree, found: list[tuple[Any, Any]], source: bytes, starts: lis
         if macro.encode() in source:
             continue  # the file defines or tests it already (a translated file, or one ported by hand)
         declares = set(entry["declares"])
+        if not any(name.encode() in source for name in declares):
+            continue  # the common case: none of the names occurs at all, no need to look at rows
         for o, row in found:
             if row.kind == "header":
                 continue
