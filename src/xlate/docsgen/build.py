@@ -163,7 +163,9 @@ def titles_of(pages: dict[str, str]) -> dict[str, str]:
 
 def _engine_cmd(engine: str, config: Path, strict: bool, site_dir: Path | None) -> list[str]:
     if engine == "mkdocs":
-        cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config)]
+        # Not -q: mkdocs then drops warnings before strict mode counts them, and a strict build would
+        # pass with broken links. The output is captured and shown only when the build fails.
+        cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config)]
         if strict:
             cmd.append("--strict")
         if site_dir:
