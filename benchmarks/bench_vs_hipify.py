@@ -7,7 +7,8 @@ $XLATE_ROCM_DIR/usr/bin/hipify-perl; $HIPIFY_PERL names another copy. Nothing he
 The corpus is the project's own CUDA: the gallery (kernels/**.cu and the headers they include) and
 the translator's fixtures (tests/fixtures/translate). Four measurements, each a same-run comparison:
 
-1. speed: one call each over the whole corpus, alternating, medians of --repeat cold runs:
+1. speed: one call each over the whole corpus, alternating, medians of --repeat cold runs, in wall
+   time and in CPU time (the command and its worker processes; steadier on a loaded machine):
    `xlate explain DIR --format json`, `xlate translate --to hip DIR -o OUT`, and hipify-perl with
    every file on one command line. Ratios are hipify-perl's time over xlate's.
 2. fixtures: lines of each fixture's expected HIP reproduced in order (difflib, blanks and trailing
@@ -26,6 +27,7 @@ import argparse
 import difflib
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -66,13 +68,17 @@ def corpus(dest: Path) -> list[Path]:
     return sorted(p for p in dest.rglob("*") if p.suffix in SOURCES + HEADERS)
 
 
-def timed(cmd: list[str], **kw) -> float:
+def timed(cmd: list[str], **kw) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and every process it waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env(), **kw)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode not in (0, 1):  # explain exits 1 when it found hazards
         raise SystemExit(f"{cmd[:4]} failed ({run.returncode}): {run.stderr.decode(errors='replace')[-500:]}")
-    return took
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return took, cpu
 
 
 def load() -> str:
@@ -88,18 +94,19 @@ def speed(hp: Path, repeat: int) -> None:
         files = corpus(tree)
         lines = sum(len(p.read_text(encoding="utf-8", errors="replace").splitlines()) for p in files)
         print(f"## Speed: one call each over {len(files)} files, {lines} lines (load average {load()} on {os.cpu_count()} cores)")
-        runs: dict[str, list[float]] = {"hipify-perl": [], "xlate explain": [], "xlate translate": []}
+        runs: dict[str, list[tuple[float, float]]] = {"hipify-perl": [], "xlate explain": [], "xlate translate": []}
         out = Path(tmp) / "out"
         for _ in range(repeat):
             runs["hipify-perl"].append(timed(["perl", str(hp), "-quiet-warnings", *map(str, files)]))
             runs["xlate explain"].append(timed([*xlate_cmd(), "explain", str(tree), "--format", "json"]))
             shutil.rmtree(out, ignore_errors=True)
             runs["xlate translate"].append(timed([*xlate_cmd(), "translate", "--to", "hip", str(tree), "-o", str(out), "--summary", "none"]))
-        ref = statistics.median(runs["hipify-perl"])
+        ref_wall = statistics.median(w for w, _ in runs["hipify-perl"])
+        ref_cpu = statistics.median(c for _, c in runs["hipify-perl"])
         for name, times in runs.items():
-            med = statistics.median(times)
-            ratio = "" if name == "hipify-perl" else f"  ({ref / med:.1f}x faster than hipify-perl)"
-            print(f"  {name:16} median {med * 1000:8.0f} ms over {repeat} runs{ratio}")
+            wall, cpu = statistics.median(w for w, _ in times), statistics.median(c for _, c in times)
+            ratio = "" if name == "hipify-perl" else f"  ({ref_wall / wall:.1f}x faster in wall time, {ref_cpu / cpu:.1f}x in CPU)"
+            print(f"  {name:16} median {wall * 1000:6.0f} ms wall, {cpu * 1000:6.0f} ms CPU over {repeat} runs{ratio}")
         print(f"  (load average {load()} after)")
 
 

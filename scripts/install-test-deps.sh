@@ -154,3 +154,7 @@ fi
 # Python: the package with its test, docs and kernel extras. torch 2.13.0 is the CPU build that
 # Triton's interpreter runs on; name it exactly so pip does not pick a CUDA build.
 python3 -m pip install -q --disable-pip-version-check -e ".[test,docs,kernels]" "torch==2.13.0"
+# pip byte-compiles what it installs, but not an editable install's sources: compile them now, or
+# every cold command compiles about sixty modules anew wherever PYTHONDONTWRITEBYTECODE is set (a
+# third of a small run's time). Python checks each file's time stamp, so a later edit is still read.
+python3 -m compileall -q src/xlate
