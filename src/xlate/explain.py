@@ -321,6 +321,23 @@ def _worker(job: tuple[str, str]) -> dict[str, Any]:
     return explain_path(job[0], Path(job[1]), _WORKER_MAP, _WORKER_TIMEOUT)
 
 
+# Unless --jobs says otherwise, below this much source a pool costs more than it saves: forking, a second start-up and sending the
+# results back take about as long as explaining ~300 KB in one process (benchmarks/bench_explain.py).
+POOL_MIN_BYTES = 256 * 1024
+
+
+def _source_bytes(targets: list[Any]) -> int:
+    total = 0
+    for t in targets:
+        try:
+            total += os.stat(t.path).st_size
+        except (OSError, ValueError, TypeError):
+            pass  # explain_path reports the file's own error
+        if total >= POOL_MIN_BYTES:
+            break
+    return total
+
+
 def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False,
                     timeout: float | None = FILE_TIMEOUT) -> list[dict[str, Any]]:
     """Explain files in order, spread over `jobs` processes when there are enough of them.
@@ -331,6 +348,7 @@ def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | N
     results: list[dict[str, Any]] = []
     try:
         if jobs > 1 and len(targets) >= 2 * jobs:
+            load_rules()  # imported once here: forked workers inherit the modules
             _explain_in_pool(targets, jobs, root, timeout, results, bar)
         else:
             load_rules()
@@ -423,7 +441,8 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
 
         return report(exc)
     targets, path_errors = collect(paths, include, exclude)
-    jobs = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
+    if not jobs or jobs <= 0:
+        jobs = min(os.cpu_count() or 1, 4) if _source_bytes(targets) >= POOL_MIN_BYTES else 1
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
                for e in path_errors]
@@ -462,7 +481,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--fail-on", choices=["warning", "error"], default=None, help="exit 1 when a hazard this severe or worse is found")
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only walk files matching GLOB (repeatable)")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over (default: up to 4 when there is at least 256 KB of source, else 1)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
     p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
                    help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")
