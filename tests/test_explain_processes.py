@@ -1,4 +1,5 @@
-"""Worker processes of `xlate explain DIR --jobs 2` end with their parent, however the parent ends.
+"""Worker processes of `xlate explain DIR --jobs 2` and `xlate translate DIR --jobs 2` end with their
+parent, however the parent ends.
 
 Each test starts a real run over a tree big enough to keep two workers busy for a while, waits for
 the workers to exist, signals the parent, and checks 3 s later that no worker is left running.
@@ -56,9 +57,15 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def _start(tree: Path, tmp_path: Path) -> tuple[subprocess.Popen[bytes], set[int]]:
+def _command(name: str, tree: Path) -> list[str]:
+    if name == "translate":
+        return ["translate", "--to", "hip", str(tree), "-o", str(tree.parent / "out"), "--jobs", "2", "--summary", "none"]
+    return ["explain", str(tree), "--jobs", "2", "--format", "json"]
+
+
+def _start(tree: Path, tmp_path: Path, command: str = "explain") -> tuple[subprocess.Popen[bytes], set[int]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "xlate", "explain", str(tree), "--jobs", "2", "--format", "json"],
+    proc = subprocess.Popen([sys.executable, "-m", "xlate", *_command(command, tree)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
     workers: set[int] = set()
@@ -73,9 +80,10 @@ def _start(tree: Path, tmp_path: Path) -> tuple[subprocess.Popen[bytes], set[int
     pytest.fail(f"the run never showed two workers (exit {proc.returncode})")
 
 
+@pytest.mark.parametrize("command", ["explain", "translate"])
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
-def test_workers_end_when_the_parent_is_killed(tmp_path: Path, sig: signal.Signals) -> None:
-    proc, workers = _start(_tree(tmp_path), tmp_path)
+def test_workers_end_when_the_parent_is_killed(tmp_path: Path, sig: signal.Signals, command: str) -> None:
+    proc, workers = _start(_tree(tmp_path), tmp_path, command)
     assert workers
     os.kill(proc.pid, sig)
     proc.wait(timeout=10)
@@ -84,8 +92,9 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path, sig: signal.Signa
     assert not left, f"workers still running 3 s after {sig.name} to the parent: {left}"
 
 
-def test_ctrl_c_ends_the_run_at_once_with_exit_130(tmp_path: Path) -> None:
-    proc, workers = _start(_tree(tmp_path), tmp_path)
+@pytest.mark.parametrize("command", ["explain", "translate"])
+def test_ctrl_c_ends_the_run_at_once_with_exit_130(tmp_path: Path, command: str) -> None:
+    proc, workers = _start(_tree(tmp_path), tmp_path, command)
     t0 = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
     try:

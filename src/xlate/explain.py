@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
@@ -272,7 +273,7 @@ _WORKER_TIMEOUT: float | None = FILE_TIMEOUT
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int) -> None:
     """Make this worker end when the process that started it ends, however it ends (SIGKILL
     included): Linux delivers SIGKILL to the worker on its parent's death (prctl's death signal);
     elsewhere a thread watches for the parent to go away. A parent that died before the signal was
@@ -306,7 +307,7 @@ def _worker_init(root: str | None, parent: int, timeout: float | None = FILE_TIM
     import signal
 
     global _WORKER_MAP, _WORKER_TIMEOUT
-    _die_with_parent(parent)
+    die_with_parent(parent)
     # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from xlate import symbols
@@ -326,11 +327,12 @@ def _worker(job: tuple[str, str]) -> dict[str, Any]:
 POOL_MIN_BYTES = 256 * 1024
 
 
-def _source_bytes(targets: list[Any]) -> int:
+def source_bytes(paths: Iterable[Any]) -> int:
+    """Bytes in these files, counted up to POOL_MIN_BYTES (unreadable ones count nothing)."""
     total = 0
-    for t in targets:
+    for path in paths:
         try:
-            total += os.stat(t.path).st_size
+            total += os.stat(path).st_size
         except (OSError, ValueError, TypeError):
             pass  # explain_path reports the file's own error
         if total >= POOL_MIN_BYTES:
@@ -442,7 +444,7 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         return report(exc)
     targets, path_errors = collect(paths, include, exclude)
     if not jobs or jobs <= 0:
-        jobs = min(os.cpu_count() or 1, 4) if _source_bytes(targets) >= POOL_MIN_BYTES else 1
+        jobs = min(os.cpu_count() or 1, 4) if source_bytes(t.path for t in targets) >= POOL_MIN_BYTES else 1
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
                for e in path_errors]

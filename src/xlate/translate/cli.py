@@ -77,8 +77,13 @@ def _read_plain(path: Path) -> bytes | None:
 _W: dict[str, Any] = {}
 
 
-def _init(root: str | None, options: Options) -> None:
+def _init(root: str | None, options: Options, parent: int) -> None:
+    import signal
+
     from xlate import explain, symbols
+
+    explain.die_with_parent(parent)  # a killed translate leaves no worker behind
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
 
     _W["smap"] = symbols.load(Path(root) if root else None)
     _W["options"] = options
@@ -100,9 +105,19 @@ def run_jobs(jobs: list[Any], smap: Any, options: Options, workers: int, root: P
         from concurrent.futures import ProcessPoolExecutor
 
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init, initargs=(str(root) if root else None, options)) as pool:
+        explain.load_rules()  # imported once here: forked workers inherit the modules
+        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
+                                   initargs=(str(root) if root else None, options, os.getpid()))
+        try:
             chunk = max(1, min(32, len(jobs) // (workers * 4)))
             results = list(pool.map(_work, jobs, chunksize=chunk))
+        except BaseException:
+            # Interrupted or failed: end the workers now rather than wait for their current files.
+            for child in (ctx or mp).active_children():
+                child.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
         for r in results:
             r["report"] = _report_from_json(r["report"])
         return results
@@ -143,7 +158,13 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         from xlate.errors import report
 
         return report(exc, stderr)
-    workers = jobs if jobs and jobs > 0 else min(os.cpu_count() or 1, 4)
+    if jobs and jobs > 0:
+        workers = jobs
+    else:  # as explain: a pool only pays for itself on enough source
+        from xlate import explain
+
+        big = explain.source_bytes(j.source for j in planned) >= explain.POOL_MIN_BYTES
+        workers = min(os.cpu_count() or 1, 4) if big else 1
     results = run_jobs(planned, smap, options, workers, glossary)
     total = Report()
     failed = 0
@@ -193,7 +214,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--no-annotate", action="store_true", help="do not write `// xlate:` hazard comments (the summary still counts them)")
     p.add_argument("--no-runtime-include", action="store_true", help="do not add #include <hip/hip_runtime.h> to CUDA sources that lack it")
     p.add_argument("--summary", choices=["text", "json", "none"], default="text", help="summary by rule on stderr")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over (default: up to 4 when there is at least 256 KB of source, else 1)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
     args = p.parse_args(argv)
     options = Options(roc=args.roc, launch_syntax=args.launch_syntax, warp_sync=args.warp_sync,
@@ -201,5 +222,12 @@ def main(argv: list[str]) -> int:
     from xlate.explain import quiet_gc
 
     quiet_gc()
-    return run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
-               args.jobs, args.glossary)
+    try:
+        return run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
+                   args.jobs, args.glossary)
+    except KeyboardInterrupt:
+        from xlate.errors import EXIT_INTERRUPTED
+
+        print("xlate translate: interrupted; each file already written is complete (written atomically), the rest were not",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
