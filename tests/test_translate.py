@@ -341,3 +341,13 @@ def test_worker_processes_give_the_same_tree_as_one_process(tmp_path: Path) -> N
                        for p in (tmp_path / f"out{jobs}").rglob("*") if p.is_file()}, json.loads(err.getvalue()))
     assert outs[1][0] == outs[2][0] and len(outs[1][0]) == 10
     assert outs[1][1] == outs[2][1]
+
+
+def test_cache_hinted_loads_become_the_loads_their_rows_name() -> None:
+    # HIP declares __ldcg/__ldca/__ldcs only for __half and __half2; the rows name what compiles for
+    # every type, and __ldcg's agent-scope atomic load needs its order and scope arguments.
+    text, _ = tr("__global__ void k(const float* p, float* o) {\n"
+                 "  o[0] = __ldcg(p) + __ldca(p + 1) + __ldcs(p + 2);\n}\n")
+    assert "__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)" in text
+    assert "__ldg(p + 1)" in text and "__builtin_nontemporal_load(p + 2)" in text
+    assert "__ldcg" not in text and "__ldca" not in text and "__ldcs" not in text

@@ -33,8 +33,6 @@ NEEDS_A_HUMAN = {
     "graphs.cu": ("L2 persistence attributes have no HIP equivalent; CUDART_CB has no row; the CUDA 13 forms of "
                   "cudaMemPrefetchAsync and cudaGraphInstantiate differ from HIP's", "XL090 no-hip-equivalent",
                   "no matching function for call to 'hipGraphInstantiate'"),
-    "grid_sync.cu": ("__ldcg: HIPIFY's row pairs it with HIP's __ldcg, but ROCm 6.4 declares __ldcg only for __half "
-                     "and __hip_bfloat16, not for float", None, "use of undeclared identifier '__ldcg'"),
     "precision.cu": ("its port uses rocWMMA (rocwmma/rocwmma.hpp), which Debian does not package", None,
                      "'rocwmma/rocwmma.hpp' file not found"),
     "hopper_gemm.cu": ("Hopper-only inline PTX (wgmma, TMA) and CUtensorMap have no HIP equivalent",

@@ -8,6 +8,9 @@
   HIP: the symbol argument is wrapped in HIP_SYMBOL(), HIP's macro for that.
 - FP8 types: the row's FNUZ type is written as its OCP sibling (the type NVIDIA's __nv_fp8_* are),
   when the glossary lists that OCP spelling for the same concept.
+- A one-argument CUDA call whose row names a HIP builtin that takes more arguments: `__ldcg(p)`
+  becomes `__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`, the agent-scope load
+  the row's caveat gives (it reads around the vector L1, as __ldcg does).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ HIP_SYMBOL = "HIP_SYMBOL"
 # the HIP function takes `void**` only (hip/hip_runtime_api.h declares templates for hipMalloc,
 # hipHostMalloc and hipMallocManaged alone): an `&p` argument there is cast to (void**), which is
 # what CUDA's template does itself.
+# HIP spelling a row gives -> the arguments it needs after the CUDA call's single one.
+EXTRA_ARGUMENTS = {"__hip_atomic_load": b", __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT"}
 VOID_OUT = {"cudaHostAlloc": 0, "cudaHostGetDevicePointer": 0, "cudaMallocPitch": 0, "cudaMallocAsync": 0,
             "cudaMallocFromPoolAsync": 0}
 
@@ -70,6 +75,9 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
             _symbol_call(node, written, source, edits, report)
         if written in VOID_OUT:
             _void_out(node, VOID_OUT[written], source, edits, report)
+        target = entry.hip if entry is not None else None
+        if target in EXTRA_ARGUMENTS:
+            _extra_arguments(node, target, entry, edits, report, options, smap)
 
 
 def _malloc_host(node: Node, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> None:
@@ -113,6 +121,17 @@ def _symbol_call(node: Node, written: str, source: bytes, edits: Edits, report: 
         return  # already an address
     if edits.add(arg.start_byte, arg.start_byte, HIP_SYMBOL.encode() + b"(") and edits.add(arg.end_byte, arg.end_byte, b")"):
         report.rewritten["HIP_SYMBOL"] += 1
+
+
+def _extra_arguments(node: Node, target: str, entry: Any, edits: Edits, report: Report, options: Options,
+                     smap: Any) -> None:
+    call = call_of(node)
+    if call is None or len(arguments(call)) != 1 or hip_name(entry, options, smap)[0] != target:
+        return  # only the one-argument form, and only where the name itself is rewritten
+    args = call.child_by_field_name("arguments")
+    close = args.children[-1] if args is not None and args.children else None
+    if close is not None and close.type == ")" and edits.add(close.start_byte, close.start_byte, EXTRA_ARGUMENTS[target]):
+        report.rewritten[f"{target}-arguments"] += 1
 
 
 def _void_out(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
