@@ -269,7 +269,7 @@ def test_library_warp_collectives_and_cache_hints_are_asserted_in_the_amdgcn() -
     assert links[("quad", "reduction")] == "__builtin_amdgcn_update_dpp"
     assert links[("warp-reduce", "rmsnorm")] == "hipcub::WarpReduce"
     assert links[("warp-scan", "scan")] == "hipcub::WarpScan"
-    assert links[("l1-cache", "grid-sync")] == "__ldg"
+    assert links[("l1-cache", "grid-sync")] == "__hip_atomic_load"  # the load that skips the vector L1, as __ldcg does (sc1 / glc)
     assert links[("l2-cache", "vector-add")] == "__builtin_nontemporal_store"
 
 
