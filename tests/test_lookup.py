@@ -76,6 +76,7 @@ def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
                           env={**os.environ, **(env or {})})
 
 
+@pytest.mark.slow  # over a second: the full suite runs it
 def test_json_shape_from_a_subprocess() -> None:
     proc = run_cli("lookup", "LDS", "--format", "json")
     assert proc.returncode == 0, proc.stderr

@@ -36,6 +36,7 @@ def smap() -> symbols.SymbolMap:
     return symbols.load(GLOSSARY)
 
 
+@pytest.mark.slow  # over a second: the full suite runs it
 def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: symbols.SymbolMap) -> None:
     """At least 99.5% of HIPIFY's supported pairs answer HIPIFY's HIP name; every other answer is a
     newer name from the cited override file."""
@@ -54,6 +55,7 @@ def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: symbols.Sym
     assert same / len(supported) >= 0.995, (same, len(supported), newer)
 
 
+@pytest.mark.slow  # over a second: the full suite runs it
 def test_hipify_unsupported_names_get_no_invented_hip_name(smap: symbols.SymbolMap) -> None:
     unsupported = [k for k, r in _imported().items() if "hip" in r and r["hip"] is None]
     assert len(unsupported) >= 3900
@@ -99,6 +101,7 @@ def test_names_in_no_row_are_derived_and_say_so(smap: symbols.SymbolMap) -> None
     assert smap.get("myKernelHelper") is None
 
 
+@pytest.mark.slow  # over a second: the full suite runs it
 def test_import_is_current_and_idempotent(tmp_path: Path) -> None:
     tables = _tables_dir()
     if tables is None:
