@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,22 @@ def tiny_glossary(tmp_path: Path) -> Path:
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Keep the lookup index cache out of the user's home during tests."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def build_minimal_site(work: Path, root: Path, cache: Path, env: dict[str, str] | None = None,
+                       args: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """The project's own mkdocs config and hook on a small glossary, in `work`: one hand-written page
+    and the generated ones. Returns the finished `mkdocs build` (the site is in work/site)."""
+    docs = work / "docs"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("# test\n")
+    for sub in ("stylesheets", "javascripts"):
+        shutil.copytree(REPO / "docs" / sub, docs / sub)
+    config = (REPO / "mkdocs.yml").read_text()
+    config = config.replace("custom_dir: src/", f"custom_dir: {REPO}/src/").replace("  - src/xlate/", f"  - {REPO}/src/xlate/")
+    config = config.replace("strict: true", "strict: false")  # the hand-written pages of the nav are absent here
+    (work / "mkdocs.yml").write_text(config)
+    full_env = {"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin", "XLATE_GLOSSARY": str(root),
+                "PYTHONPATH": str(REPO / "src"), "XDG_CACHE_HOME": str(cache), **(env or {})}
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *args, "-f", str(work / "mkdocs.yml")],
+                          capture_output=True, text=True, cwd=work, env=full_env)

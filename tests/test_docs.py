@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD_CONCEPTS, REPO, write_glossary
+from conftest import GOOD_CONCEPTS, REPO, build_minimal_site, write_glossary
 from xlate.docsgen import text
 from xlate.docsgen.build import generate
 
@@ -39,19 +39,7 @@ def test_generated_concept_page_has_the_cross_vendor_table(tmp_path: Path) -> No
 
 def _build_minimal_site(tmp_path: Path, root: Path) -> Path:
     """The project's own config and hook on a small glossary: one hand-written page, the generated ones."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text("# test\n")
-    for sub in ("stylesheets", "javascripts"):
-        shutil.copytree(REPO / "docs" / sub, docs / sub)
-    config = (REPO / "mkdocs.yml").read_text()
-    config = config.replace("custom_dir: src/", f"custom_dir: {REPO}/src/").replace("  - src/xlate/", f"  - {REPO}/src/xlate/")
-    config = config.replace("strict: true", "strict: false")  # the hand-written pages of the nav are absent here
-    (tmp_path / "mkdocs.yml").write_text(config)
-    env = {"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin", "XLATE_GLOSSARY": str(root),
-           "PYTHONPATH": str(REPO / "src"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(tmp_path / "mkdocs.yml")],
-                          capture_output=True, text=True, cwd=tmp_path, env=env)
+    proc = build_minimal_site(tmp_path, root, tmp_path / "cache", args=("-q",))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return tmp_path / "site"
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, write_glossary
+from conftest import build_minimal_site, write_glossary
 from xlate.docsgen import parallel
 
 
@@ -60,19 +57,7 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
     out = {}
     for jobs in ("1", "2"):
         work = tmp_path / f"jobs{jobs}"
-        docs = work / "docs"
-        docs.mkdir(parents=True)
-        (docs / "index.md").write_text("# test\n")
-        for sub in ("stylesheets", "javascripts"):
-            shutil.copytree(REPO / "docs" / sub, docs / sub)
-        config = (REPO / "mkdocs.yml").read_text()
-        config = config.replace("custom_dir: src/", f"custom_dir: {REPO}/src/").replace("  - src/xlate/", f"  - {REPO}/src/xlate/")
-        config = config.replace("strict: true", "strict: false")  # the hand-written pages of the nav are absent here
-        (work / "mkdocs.yml").write_text(config)
-        env = {"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin", "XLATE_GLOSSARY": str(root), "XLATE_DOCS_JOBS": jobs,
-               "PYTHONPATH": str(REPO / "src"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-        proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(work / "mkdocs.yml")],
-                              capture_output=True, text=True, cwd=work, env=env)
+        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs})
         assert proc.returncode == 0, proc.stdout + proc.stderr
         site = work / "site"
         files = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
