@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
@@ -366,20 +366,30 @@ def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | N
 
 def _explain_in_pool(targets: list[Any], jobs: int, root: Path | None, timeout: float | None,
                      results: list[dict[str, Any]], bar: Any) -> None:
+    def done(r: dict[str, Any]) -> None:
+        results.append(r)
+        if bar:
+            bar[0].advance(bar[1])
+
+    map_in_workers(_worker, [(t.shown, str(t.path)) for t in targets], jobs, _worker_init,
+                   (str(root) if root else None, os.getpid(), timeout), done)
+
+
+def map_in_workers(func: Callable[[Any], Any], items: list[Any], workers: int, initializer: Callable[..., None],
+                   initargs: tuple[Any, ...], each: Callable[[Any], None]) -> None:
+    """Call `each` with func(item) for every item, in order, computed in `workers` forked processes
+    that `initializer(*initargs)` prepares. On any exception, Ctrl-C included, the workers are killed
+    at once rather than left to finish their current items."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init,
-                               initargs=(str(root) if root else None, os.getpid(), timeout))
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=initializer, initargs=initargs)
     try:
-        chunk = max(1, min(32, len(targets) // (jobs * 4)))
-        for r in pool.map(_worker, [(t.shown, str(t.path)) for t in targets], chunksize=chunk):
-            results.append(r)
-            if bar:
-                bar[0].advance(bar[1])
+        chunk = max(1, min(32, len(items) // (workers * 4)))
+        for r in pool.map(func, items, chunksize=chunk):
+            each(r)
     except BaseException:
-        # Interrupted (or failed): end the workers now rather than wait for their current files.
         for child in (ctx or mp).active_children():
             child.kill()
         pool.shutdown(wait=False, cancel_futures=True)

@@ -101,23 +101,10 @@ def run_jobs(jobs: list[Any], smap: Any, options: Options, workers: int, root: P
     from xlate import explain
 
     if workers > 1 and len(jobs) >= 2 * workers:
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
         explain.load_rules()  # imported once here: forked workers inherit the modules
-        pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init,
-                                   initargs=(str(root) if root else None, options, os.getpid()))
-        try:
-            chunk = max(1, min(32, len(jobs) // (workers * 4)))
-            results = list(pool.map(_work, jobs, chunksize=chunk))
-        except BaseException:
-            # Interrupted or failed: end the workers now rather than wait for their current files.
-            for child in (ctx or mp).active_children():
-                child.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown(wait=True)
+        results: list[dict[str, Any]] = []
+        explain.map_in_workers(_work, jobs, workers, _init, (str(root) if root else None, options, os.getpid()),
+                               results.append)
         for r in results:
             r["report"] = _report_from_json(r["report"])
         return results
