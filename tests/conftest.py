@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -99,3 +100,17 @@ def build_minimal_site(work: Path, root: Path, cache: Path, env: dict[str, str] 
                 "PYTHONPATH": str(REPO / "src"), "XDG_CACHE_HOME": str(cache), **(env or {})}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", *args, "-f", str(work / "mkdocs.yml")],
                           capture_output=True, text=True, cwd=work, env=full_env)
+
+
+def clang_builtins(clang: str, names: list[str], archs: tuple[str, ...]) -> set[str]:
+    """Which of `names` clang knows as builtins (`__has_builtin`) in a HIP device pass for at least one
+    of `archs`: the answer is per target, since it honours the target's features."""
+    if not names:
+        return set()
+    source = "".join(f"#if __has_builtin({n})\n#warning HAS {n}\n#endif\n" for n in sorted(names))
+    have: set[str] = set()
+    for arch in archs:
+        run = subprocess.run([clang, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-E", "-",
+                              "-o", "/dev/null"], input=source, capture_output=True, text=True, timeout=120)
+        have |= set(re.findall(r"HAS (\w+)", run.stderr))
+    return have

@@ -225,25 +225,19 @@ CLANG_19_TARGETS = ("gfx90a", "gfx942", "gfx1100", "gfx1201")
 
 @pytest.mark.slow
 @needs_clang
-def test_hip_builtins_named_in_the_glossary_exist(tmp_path: Path) -> None:
+def test_hip_builtins_named_in_the_glossary_exist() -> None:
     """A builtin named in any concept's prose or symbols is one clang knows for some AMD target.
 
     `__has_builtin` answers per target (it honours the target features), so a builtin is checked on
     the clang 19 targets and counts as existing if one of them has it.
     """
-    from conftest import GLOSSARY
+    from conftest import GLOSSARY, clang_builtins
 
     text = "\n".join(p.read_text() for p in sorted(GLOSSARY.glob("*/*.yaml")) if p.parent.name not in ("api", "symbols"))
     named = set(re.findall(r"__builtin_amdgcn_[A-Za-z0-9_]+", text)) - BUILTINS_NEWER_THAN_CLANG_19
     named = {n for n in named if not n.endswith("_")}  # prefixes such as __builtin_amdgcn_mfma_*
     assert len(named) > 15
-    probe = tmp_path / "probe.hip"
-    probe.write_text("".join(f"#if __has_builtin({n})\n#warning HAS {n}\n#endif\n" for n in sorted(named)))
-    have: set[str] = set()
-    for arch in CLANG_19_TARGETS:
-        run = subprocess.run([HIP_CLANG, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-E",
-                              str(probe), "-o", os.devnull], capture_output=True, text=True, timeout=120)
-        have |= set(re.findall(r"HAS (\w+)", run.stderr))
+    have = clang_builtins(HIP_CLANG, sorted(named), CLANG_19_TARGETS)
     assert named - have == BUILTINS_THAT_DO_NOT_EXIST
 
 

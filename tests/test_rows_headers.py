@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import clang_builtins
 from xlate import hip_headers
 
 GLOSSARY = Path(__file__).resolve().parents[1] / "glossary" / "symbols"
@@ -49,17 +50,6 @@ def _declared(include: Path, folder: str) -> frozenset[str]:
     return frozenset(re.findall(r"\w+", _header_text(include, folder)))
 
 
-def _clang_builtins(names: list[str]) -> set[str]:
-    """Which of `names` clang-19 knows as builtins for a HIP device pass (`__has_builtin`)."""
-    clang = shutil.which("clang++-19")
-    if clang is None or not names:
-        return set()
-    source = "".join(f"#if __has_builtin({n})\nHAS {n}\n#endif\n" for n in names)
-    run = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx942", "--cuda-device-only", "-nogpulib", "-E", "-"],
-                         input=source, capture_output=True, text=True, timeout=120)
-    return {line.split()[1] for line in run.stdout.splitlines() if line.startswith("HAS ")}
-
-
 def _header_text(include: Path, folder: str) -> str:
     if folder != "hip":
         parts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((include / folder).rglob("*"))
@@ -89,6 +79,8 @@ def test_every_added_hip_spelling_is_declared_in_the_rocm_headers() -> None:
             missing.append((name, cuda, symbol))
     # A spelling that is a compiler builtin (__builtin_nontemporal_load, __hip_atomic_load) is declared
     # by clang, not by a header.
-    builtins = _clang_builtins(sorted({s for _, _, s in missing if s.startswith("__")}))
+    clang = shutil.which("clang++-19")
+    candidates = sorted({s for _, _, s in missing if s.startswith("__")})
+    builtins = clang_builtins(clang, candidates, ("gfx942",)) if clang else set()
     missing = [f"{name}: {cuda} -> {symbol}" for name, cuda, symbol in missing if symbol not in builtins]
     assert not missing, f"not declared in the ROCm {found.version_text} headers: {missing}"
