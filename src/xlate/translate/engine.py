@@ -63,6 +63,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
 
     settled = macros.rewrite(tree, source, edits, report, claimed)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed)
+    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
     before_masks = set(claimed)
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
