@@ -162,3 +162,20 @@ def test_a_malformed_calls_file_is_a_one_line_glossary_error(tmp_path: Path, mon
     finally:
         monkeypatch.delenv("XLATE_GLOSSARY")
         calldata._data.cache_clear()
+
+
+def test_a_lane_mask_variable_read_only_by_bit_counts_is_widened() -> None:
+    text, rep = tr("__global__ void k(const int* f, int* o) {\n  unsigned votes = __ballot_sync(0xffffffff, f[threadIdx.x] != 0);\n"
+                   "  o[0] = __popc(votes) + __ffs(votes);\n}\n")
+    assert "unsigned long long votes = __ballot(f[threadIdx.x] != 0);" in text
+    assert "o[0] = __popcll(votes) + __ffsll(votes);" in text
+    assert "XL010" not in text  # every finding on the variable is settled by the fix
+    assert any(k.startswith("XL010 lane-mask-width (32-bit lane-mask variable widened") for k in rep["fixed"])
+
+
+@pytest.mark.parametrize("use", ["o[0] = votes;", "o[0] = __popc(votes) + (votes >> 1);", "o[0] = __clz(votes);"])
+def test_a_lane_mask_variable_used_otherwise_is_left_flagged(use: str) -> None:
+    text, rep = tr("__global__ void k(const int* f, unsigned* o) {\n  unsigned votes = __ballot_sync(0xffffffff, f[threadIdx.x] != 0);\n"
+                   f"  {use}\n}}\n")
+    assert "unsigned votes = " in text and "unsigned long long votes" not in text
+    assert "XL010 lane-mask-width: a lane mask stored in 32-bit 'unsigned'" in text
