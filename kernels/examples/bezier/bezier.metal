@@ -50,7 +50,7 @@ inline ff ff_mul(ff a, ff b) {
   return fast_two_sum(p, e);
 }
 
-constant int MAX_DEGREE = 31;
+constant constexpr int MAX_DEGREE = 31;
 // The four-point Gauss-Legendre rule mapped to [0, 1], each double split into a float pair.
 constant float GL_NODE_HI[4] = {0.0694318414f, 0.33000949f, 0.66999054f, 0.930568159f};
 constant float GL_NODE_LO[4] = {2.82953017e-09f, -1.20439694e-08f, -1.7758353e-08f, -2.82953017e-09f};
