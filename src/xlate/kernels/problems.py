@@ -350,3 +350,26 @@ def _bezier_ref(x: Arrays) -> Arrays:
 # read: edges and control points; written: four values and one integral per subinterval
 PROBLEMS["bezier"] = Problem(_bezier, _bezier_ref, lambda s: 8 * (s[0] + 1) + 8 * (s[1] + 1) + 40 * s[0],
                              lambda s: 4 * s[0] * (3 * s[1] * (s[1] + 1) // 2))
+
+
+CLUSTER_BINS = 65536  # must match the kernels: one bin per 16-bit key
+
+
+def _cluster_histogram(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    """16-bit keys, three quarters uniform and one quarter from a narrow normal around a hot key,
+    so that the most frequent keys are a real answer rather than a tie among uniform counts."""
+    (n,) = size
+    hot = n // 4
+    keys = rng.integers(0, CLUSTER_BINS, n, dtype=np.uint16)
+    keys[:hot] = np.clip(np.rint(rng.normal(40000.0, 300.0, hot)), 0, CLUSTER_BINS - 1).astype(np.uint16)
+    rng.shuffle(keys)
+    return {"keys": keys}
+
+
+def _cluster_histogram_ref(x: Arrays) -> Arrays:
+    bins = np.bincount(x["keys"], minlength=CLUSTER_BINS).astype(np.int64)
+    order = np.lexsort((np.arange(CLUSTER_BINS), -bins))[:3]  # higher count first, then the smaller key
+    return {"bins": bins, "top_keys": order.astype(np.int64), "top_counts": bins[order]}
+
+
+PROBLEMS["cluster-histogram"] = Problem(_cluster_histogram, _cluster_histogram_ref, lambda s: 2 * s[0], lambda s: 0)
