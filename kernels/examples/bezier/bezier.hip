@@ -34,7 +34,9 @@ __global__ __launch_bounds__(THREADS) void bezier_quads(const double* __restrict
   double a = edges[ic], width = edges[ic + 1] - a;  // the quad's four lanes read the same two edges
   double t = fma(width, c_node[k], a);
 
-  double b[MAX_DEGREE + 1];  // per-lane workspace, indexed at run time: scratch memory
+  // Per-lane workspace, indexed at run time: scratch memory. With the degree a template parameter the
+  // loops would unroll and b[] would stay in registers; the run-time degree is what keeps it here.
+  double b[MAX_DEGREE + 1];
   for (int j = 0; j <= degree; ++j) b[j] = c_ctrl[j];
   for (int r = degree; r > 0; --r)
     for (int j = 0; j < r; ++j) b[j] = fma(t, b[j + 1] - b[j], b[j]);  // lerp(b[j], b[j + 1], t): v_fmac_f64
