@@ -394,7 +394,8 @@ def test_verify_prints_every_cell_except_metal_and_gpu_as_shown() -> None:
 
 @pytest.mark.slow
 def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
-    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"]):
+    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"],
+                 ["run", "bezier", "-b", "mlx", "--size", "100x40"], ["run", "precision", "-b", "mlx", "--size", "101"]):
         proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", *args], capture_output=True, text=True, cwd=REPO)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:"), proc.stderr
