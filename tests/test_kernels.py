@@ -482,7 +482,7 @@ def test_tcgen05_probe_compiles_for_sm100a_only() -> None:
 
 def test_new_examples_have_h200_evidence_with_same_run_references() -> None:
     """Each example added for the second round has a benchmark record whose runs were checked on the GPU."""
-    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm"):
+    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm", "cluster-histogram"):
         record = json.loads((REPO / "kernels" / "evidence" / f"bench--{name}--nvidia-h200.json").read_text())
         assert {r["backend"] for r in record["runs"] if r["status"] == "shown"} == {"cuda", "triton"}, name
 
