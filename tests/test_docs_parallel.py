@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -57,12 +58,54 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
     out = {}
     for jobs in ("1", "2"):
         work = tmp_path / f"jobs{jobs}"
-        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs})
+        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs}, args=("-v",))
         assert proc.returncode == 0, proc.stdout + proc.stderr
         site = work / "site"
         files = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
-        log = [line.replace(str(work), "WORK") for line in proc.stderr.splitlines() if "Documentation built in" not in line]
-        out[jobs] = (files, log)
+        lines = proc.stderr.splitlines()
+        log = [line.replace(str(work), "WORK") for line in lines
+               if not line.startswith("DEBUG") and "Documentation built in" not in line]
+        out[jobs] = (files, log, "\n".join(line for line in lines if "second process:" in line))
     assert len([f for f in out["2"][0] if f.startswith("glossary/") and f.endswith(".html")]) >= 3
+    # The second process did its share: it rendered and built pages (not only fell back to this one).
+    done = re.search(r"second process: (\d+) pages rendered, (\d+) built", out["2"][2])
+    assert done and int(done.group(1)) >= 1 and done.group(1) == done.group(2), out["2"][2]
+    assert not out["1"][2]
     assert out["1"][0] == out["2"][0]
     assert out["1"][1] == out["2"][1]
+
+
+class _Search:
+    class search_index:  # noqa: N801 - stands in for Material's SearchIndex
+        entries: list[dict[str, str]] = []
+
+
+class _Config:
+    def __init__(self, search: object) -> None:
+        self.plugins = {"material/search": search}
+
+
+def test_a_page_the_copy_built_adds_its_entries_and_one_it_did_not_is_built_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pickle
+
+    built_here: list[str] = []
+    monkeypatch.setattr(parallel, "_ORIGINAL_BUILD_PAGE", lambda page, *a, **k: built_here.append(page.file.src_uri))
+    read, write = os.pipe()
+    record = logging.LogRecord("mkdocs", logging.WARNING, __file__, 1, "from the copy", None, None)
+    with os.fdopen(write, "wb") as out:
+        blob = pickle.dumps((("built", "glossary/x.md"), {"entries": [{"location": "glossary/x.html"}], "records": [record]}))
+        out.write(parallel._HEADER.pack(len(blob)) + blob)
+    results = parallel._Results(read, pid=os.getpid())
+    results.building = {"glossary/x.md", "glossary/y.md"}
+    search = _Search()
+    search.search_index.entries = [{"location": "index.html"}]
+    page = _Page()
+
+    class _Other:
+        class file:  # noqa: N801
+            src_uri = "glossary/y.md"
+
+    results.build_page(page, _Config(search), [], None, None)
+    results.build_page(_Other(), _Config(search), [], None, None)  # the copy sent nothing for it: built here
+    assert search.search_index.entries == [{"location": "index.html"}, {"location": "glossary/x.html"}]
+    assert built_here == ["glossary/y.md"] and results.built == 1
