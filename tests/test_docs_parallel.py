@@ -109,3 +109,33 @@ def test_a_page_the_copy_built_adds_its_entries_and_one_it_did_not_is_built_here
     results.build_page(_Other(), _Config(search), [], None, None)  # the copy sent nothing for it: built here
     assert search.search_index.entries == [{"location": "index.html"}, {"location": "glossary/x.html"}]
     assert built_here == ["glossary/y.md"] and results.built == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: the pages are rendered in one process")
+def test_the_same_pages_in_the_same_order_with_the_later_sections_rendered_in_a_fork(tmp_path: Path) -> None:
+    from xlate.docsgen import build
+
+    root = write_glossary(tmp_path / "g")
+    g = build.load_checked(root)
+    one = build.render(root, g)
+    split = build.render(root, g, split=True)
+    assert list(split.items()) == list(one.items())
+    assert any(rel.startswith("rules/") for rel in one) and any(rel.startswith("glossary/") for rel in one)
+
+
+def test_a_fork_that_fails_leaves_the_work_to_this_process() -> None:
+    from xlate.docsgen import build
+
+    calls = []
+
+    def work() -> dict[str, str]:
+        calls.append(os.getpid())
+        if os.getpid() != me:
+            raise RuntimeError("the copy fails")
+        return {"a.md": "# A\n"}
+
+    me = os.getpid()
+    later = build._in_fork(work)
+    if later is None:
+        pytest.skip("this process cannot fork here (no fork, one CPU or other threads running)")
+    assert later() == {"a.md": "# A\n"} and calls == [me]

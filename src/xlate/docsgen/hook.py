@@ -52,6 +52,12 @@ def fill_placeholders(markdown: str, g: Any) -> str:
     return _PLACEHOLDER.sub(sub, markdown)
 
 
+def parallel_enabled() -> bool:
+    from xlate.docsgen import parallel
+
+    return parallel.enabled()
+
+
 def _fail(message: str) -> None:
     from mkdocs.exceptions import PluginError
 
@@ -61,7 +67,7 @@ def _fail(message: str) -> None:
 def on_config(config: Any) -> Any:
     try:
         g = _build.load_checked()
-        pages = _build.render(g=g)
+        pages = _build.render(g=g, split=parallel_enabled())
     except _build.DocsError as exc:
         _fail(f"xlate: {exc}")
     _state.update(glossary=g, pages=pages)
