@@ -452,6 +452,36 @@ def tree_profile_section(rev: Revision, tree: Path, repeat: int) -> None:
     print("  slowest rules (inside `rules`): " + ", ".join(f"{k[5:]} {v * 1e3:.1f} ms" for k, v in top))
 
 
+def split_section(rev: Revision, root: Path, repeat: int) -> None:
+    """Where spreading a tree over two processes starts to pay: cold commands over generated trees
+    of growing size, `--jobs 1` against `--jobs 2` (this process and one forked copy), alternating."""
+    from xlate import explain
+
+    print(f"\n## Break-even of the split: cold `xlate explain DIR --format json`, --jobs 1 against --jobs 2, medians of "
+          f"{repeat} alternating runs ({load()}; explain splits from {explain.SPLIT_MIN_BYTES // 1024} KB on)")
+    for kb in (16, 32, 48, 64, 128, 256):
+        tree = root / f"split-{kb}"
+        files = 8
+        for k in range(files):
+            (tree / f"f{k}.cu").parent.mkdir(parents=True, exist_ok=True)
+            text = make_file(1, k)
+            while len(text) < kb * 1024 // files:
+                text += BLOCK.format(i=f"{k}_{len(text)}")
+            (tree / f"f{k}.cu").write_text(text)
+        size = sum(f.stat().st_size for f in tree.iterdir())
+        by: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+        for _ in range(repeat):
+            for j in (1, 2):
+                w, c, code = timed(rev.command("explain", str(tree), "--format", "json", "--jobs", str(j)), rev.env())
+                if code not in (0, 1):
+                    raise SystemExit(f"explain exited {code} on {tree}")
+                by[j].append((w, c))
+        w1, w2 = med([w for w, _ in by[1]]), med([w for w, _ in by[2]])
+        c1, c2 = med([c for _, c in by[1]]), med([c for _, c in by[2]])
+        print(f"  {size // 1024:4d} KB in {files} files: jobs 1 {w1 * 1e3:6.0f} ms wall {c1 * 1e3:5.0f} ms CPU; jobs 2 "
+              f"{w2 * 1e3:6.0f} ms wall {c2 * 1e3:5.0f} ms CPU; jobs 2 / jobs 1: {w2 / w1:.2f}x wall ({load()})")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=7)
@@ -461,7 +491,7 @@ def main() -> None:
     p.add_argument("--shape-size", type=int, default=10_000)
     p.add_argument("--compare", type=Path, default=None, metavar="SRC", help="src/ of another checkout to run alongside")
     p.add_argument("--instructions", action="store_true", help="also count instructions under valgrind (slow)")
-    p.add_argument("--only", default="profile,startup,cold,literals,shapes,tree,tree-profile",
+    p.add_argument("--only", default="profile,startup,cold,literals,shapes,tree,tree-profile,split",
                    help="comma-separated sections to run")
     p.add_argument("--tree", type=Path, default=None, metavar="DIR",
                    help="tree for the tree-profile section (default: the corpus of bench_vs_hipify.py)")
@@ -508,6 +538,8 @@ def main() -> None:
 
                     corpus(root / "hipify-corpus")
                 tree_profile_section(revisions[0], args.tree or root / "hipify-corpus", args.repeat)
+            if "split" in only:
+                split_section(revisions[0], root, args.repeat)
             if "tree" in only:
                 tree_section(revisions[0], smap, root, args.files, args.lines, args.jobs, args.repeat)
     finally:

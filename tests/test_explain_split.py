@@ -94,25 +94,39 @@ def test_no_copy_is_left_after_a_run(smap: symbols.SymbolMap, targets: list) -> 
         os.waitpid(-1, os.WNOHANG)  # every copy was reaped
 
 
-def test_auto_jobs_needs_cpus_and_enough_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_jobs_needs_idle_cpus_and_enough_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small = [tmp_path / f"s{i}.cu" for i in range(4)]
     for p in small:
         p.write_bytes(b"x" * 1000)
     big = [tmp_path / f"b{i}.cu" for i in range(4)]
     for p in big:
         p.write_bytes(b"x" * explain.SPLIT_MIN_BYTES)
-    monkeypatch.setattr(explain, "usable_cpus", lambda: 2)
+
+    def machine(cpus: int, load: float) -> None:
+        monkeypatch.setattr(explain, "usable_cpus", lambda: cpus)
+        monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+
+    machine(2, 0.0)
     assert explain.auto_jobs(small) == 1
     assert explain.auto_jobs(big) == 2
     assert explain.auto_jobs(big[:1]) == 1  # one file: nothing to spread
-    monkeypatch.setattr(explain, "usable_cpus", lambda: 8)
+    machine(2, 1.0)  # one CPU busy (another run, this benchmark): the other is idle
+    assert explain.auto_jobs(big) == 2
+    machine(2, 1.7)  # both mostly busy: a copy would only wait for a CPU
+    assert explain.auto_jobs(big) == 1
+    machine(2, 5.0)
+    assert explain.auto_jobs(big) == 1
+    machine(8, 0.2)
     assert explain.auto_jobs(big) == 4
-    monkeypatch.setattr(explain, "usable_cpus", lambda: 1)
+    machine(8, 6.0)
+    assert explain.auto_jobs(big) == 3
+    machine(1, 0.0)
     assert explain.auto_jobs(big) == 1
 
 
 def test_the_command_splits_a_big_tree_with_the_same_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(explain, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(explain, "idle_cpus", lambda: 2.0)
     monkeypatch.setattr(explain, "SPLIT_MIN_BYTES", 1024)
     calls: list[int] = []
     inner = explain.split_targets

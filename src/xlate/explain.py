@@ -325,9 +325,11 @@ def die_with_parent(parent: int) -> None:
 # results back take about as long as explaining ~300 KB in one process (benchmarks/bench_explain.py). Used by the translator's
 # pool (map_in_workers); explain itself splits a tree from SPLIT_MIN_BYTES on (see split_targets).
 POOL_MIN_BYTES = 256 * 1024
-# Explain spreads a tree over this process and forked copies of it from this much source on, when more than one CPU is
-# usable: a copy costs a fork, arming its death signal and sending its results back, a few milliseconds in all, which
-# explaining this much source in parallel wins back (benchmarks/bench_explain.py, section split, measures the break-even).
+# Explain spreads a tree over this process and forked copies of it only onto CPUs that are idle and from this much source
+# on. A copy costs about 20 ms of CPU in all (fork, copy-on-write faults, sending its results back, exiting) and a few ms
+# of waiting; explaining takes about 1.1 ms of CPU per KB of source, so on an idle second CPU a copy wins back its cost
+# from about 40 KB (bench_explain.py, sections split and tree-profile). On a busy machine a copy only competes with this
+# process for the same CPU and makes the run slower at every size (measured there too), hence the load test.
 SPLIT_MIN_BYTES = 48 * 1024
 # Up to this many processes for a tree, each with at least SPLIT_MIN_BYTES of source to explain.
 SPLIT_MAX_JOBS = 4
@@ -354,10 +356,26 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def idle_cpus() -> float:
+    """Usable CPUs minus the 1-minute load average: how many more processes could run now without
+    waiting for a CPU (all of them where the system gives no load average)."""
+    cpus = usable_cpus()
+    try:
+        return cpus - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(cpus)
+
+
 def auto_jobs(paths: list[Any]) -> int:
-    """Processes for explaining these files: one per usable CPU (at most SPLIT_MAX_JOBS), each with
-    SPLIT_MIN_BYTES of source or more, else 1."""
+    """Processes for explaining these files: this one plus one copy per CPU that is idle (at most
+    SPLIT_MAX_JOBS in all), each with SPLIT_MIN_BYTES of source or more; else 1."""
+    import math
+
     cpus = min(usable_cpus(), SPLIT_MAX_JOBS, len(paths))
+    if cpus < 2:
+        return 1
+    # A copy per CPU that is at least half idle by the load average; this process needs none for itself.
+    cpus = min(cpus, 1 + max(0, math.floor(idle_cpus() + 0.5)))
     if cpus < 2:
         return 1
     return max(1, min(cpus, source_bytes(paths, cpus * SPLIT_MIN_BYTES) // SPLIT_MIN_BYTES))
@@ -422,7 +440,7 @@ def split_targets(targets: list[Any], smap: Any, jobs: int, timeout: float | Non
     value is something else); this process explains its own share meanwhile. A copy that dies
     or sends something unreadable has its files explained here instead, so the results are the
     same as in one process. On any exception here, Ctrl-C included, the copies are killed at once;
-    each also dies with this process (die_with_parent)."""
+    each also ends as soon as this process ends, however it ends (see the lifeline below)."""
     sizes = []
     for t in targets:
         try:
@@ -432,14 +450,20 @@ def split_targets(targets: list[Any], smap: Any, jobs: int, timeout: float | Non
     shares = _shares(sizes, jobs)
     results: list[dict[str, Any] | None] = [None] * len(targets)
     children: list[tuple[int, int, list[int]]] = []  # (pid, read end, share)
-    parent = os.getpid()
+    # The copies' lifeline: only this process holds its write end, so the kernel closes it when
+    # this process ends, however it ends (SIGKILL included), and each copy's watcher then sees
+    # end-of-file and ends its copy. Cheaper than a death signal through ctypes (a few ms a copy).
+    life_r, life_w = os.pipe()
     try:
         for share in shares[1:]:
             r, w = os.pipe()
             pid = os.fork()
             if pid == 0:  # the copy: never returns
+                os.close(life_w)
                 os.close(r)
-                _child(parent, w, [targets[i] for i in share], smap, timeout)
+                for _, other, _ in children:
+                    os.close(other)
+                _child(life_r, w, [targets[i] for i in share], smap, timeout)
             os.close(w)
             children.append((pid, r, share))
         for i in shares[0]:
@@ -456,17 +480,29 @@ def split_targets(targets: list[Any], smap: Any, jobs: int, timeout: float | Non
     finally:
         for pid, r, _ in children:  # only on an exception: end the copies now
             _end(pid, r)
+        os.close(life_r)
+        os.close(life_w)
     return results  # type: ignore[return-value]
 
 
-def _child(parent: int, w: int, targets: list[Any], smap: Any, timeout: float | None) -> None:
+def _child(life: int, w: int, targets: list[Any], smap: Any, timeout: float | None) -> None:
     """A forked copy's whole life: explain its files, write the results to `w`, exit. It never
-    returns to the caller's code and never runs the parent's exit handlers or flushes its output."""
+    returns to the caller's code and never runs the parent's exit handlers or flushes its output.
+    A thread blocked on the lifeline `life` ends the copy at once when the parent is gone."""
     code = 1
     try:
         import signal
+        import threading
 
-        die_with_parent(parent)
+        def watch() -> None:
+            try:
+                while os.read(life, 1):
+                    pass
+            except OSError:
+                pass
+            os._exit(1)  # the parent is gone: so is this copy, whatever it is doing
+
+        threading.Thread(target=watch, name="xlate-lifeline", daemon=True).start()
         # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the copies).
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         results = [explain_path(t.shown, t.path, smap, timeout) for t in targets]
@@ -658,7 +694,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--fail-on", choices=["warning", "error"], default=None, help="exit 1 when a hazard this severe or worse is found")
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only walk files matching GLOB (repeatable)")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over, this one included (default: one per CPU, up to 4, each with at least 48 KB of source)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over, this one included (default: one per idle CPU, up to 4, each with at least 48 KB of source)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
     p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
                    help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")
