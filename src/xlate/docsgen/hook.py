@@ -6,6 +6,7 @@ package's own `src/` goes on the import path when xlate is not importable.
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
 - on_nav / on_env: render every other generated page's Markdown in a second process (docsgen/parallel.py);
+- on_env: render the sidebar's navigation once per section, not once per page (docsgen/navcache.py);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
 - on_page_context: hand the search plugin each page without the tags its indexer discards (faster, same index);
@@ -126,9 +127,12 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
+    from xlate.docsgen import navcache
+
     copy = _state.pop("copy", None)
     if copy is not None:  # every page is rendered by now
         copy.close()
+    _state["nav"] = navcache.install(env)
     return env
 
 
@@ -161,9 +165,12 @@ def on_post_build(config: Any) -> None:
 
     from xlate.docsgen import search
 
+    log = logging.getLogger("mkdocs.hooks.xlate")
+    nav = _state.get("nav")
+    if nav is not None:
+        log.info("navigation: %d pages reused their section's, %d rendered in full", nav.reused, nav.full)
     index = Path(config["site_dir"]) / "search" / "search_index.json"
     if not index.exists():
         return
     result = search.tune_index(index, _state["glossary"])
-    log = logging.getLogger("mkdocs.hooks.xlate")
     log.info("search: %d spelling entries added, boosted for %d own queries", result.entries, len(result.queries))
