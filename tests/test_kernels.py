@@ -519,8 +519,13 @@ def test_link_field_adds_libraries_and_falls_back_to_the_soname(monkeypatch: pyt
         return ""
 
     monkeypatch.setattr(backends, "_compile", fake_compile)
+    monkeypatch.setattr(backends, "_soname_path", lambda lib: None)
     backends._link_with_sonames(["nvcc", "x.cu"], ["cuda", "m"])
     assert calls == [["nvcc", "x.cu", "-lcuda", "-lm"], ["nvcc", "x.cu", "-l:libcuda.so.1", "-lm"]]
+    monkeypatch.setattr(backends, "_soname_path", lambda lib: f"/driver/lib{lib}.so.1")
+    calls.clear()
+    backends._link_with_sonames(["nvcc", "x.cu"], ["cuda"])
+    assert calls[-1] == ["nvcc", "x.cu", "/driver/libcuda.so.1"]
 
     def other_error(cmd: list[str], env: dict[str, str] | None = None) -> str:
         raise backends.BuildError("nvcc failed:\nx.cu(3): error: identifier undefined")
@@ -528,6 +533,15 @@ def test_link_field_adds_libraries_and_falls_back_to_the_soname(monkeypatch: pyt
     monkeypatch.setattr(backends, "_compile", other_error)
     with pytest.raises(backends.BuildError, match="identifier undefined"):
         backends._link_with_sonames(["nvcc", "x.cu"], ["cuda"])
+
+
+def test_the_driver_soname_is_found_on_the_library_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A driver library mounted on LD_LIBRARY_PATH but unknown to the linker is linked by its path."""
+    (tmp_path / "libxlatefake.so.1").write_bytes(b"")
+    monkeypatch.setenv("LD_LIBRARY_PATH", f"/nowhere:{tmp_path}")
+    assert backends._soname_path("xlatefake") == str(tmp_path / "libxlatefake.so.1")
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/nowhere")
+    assert backends._soname_path("xlatefake") is None
 
 
 def test_link_and_module_fields_reject_bad_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

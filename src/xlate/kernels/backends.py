@@ -123,16 +123,34 @@ def link_libraries(ex: Example) -> list[str]:
     return list(value)
 
 
+def _soname_path(lib: str) -> str | None:
+    """Where lib<lib>.so.1 is: the dynamic linker's cache, then LD_LIBRARY_PATH (where a container
+    runtime may mount the driver's libraries without telling the linker's search path)."""
+    name = f"lib{lib}.so.1"
+    try:
+        cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        cache = ""
+    for line in cache.splitlines():
+        if line.strip().startswith(name + " ") and "=>" in line:
+            return line.split("=>", 1)[1].strip()
+    for folder in filter(None, os.environ.get("LD_LIBRARY_PATH", "").split(":")):
+        if (Path(folder) / name).is_file():
+            return str(Path(folder) / name)
+    return None
+
+
 def _link_with_sonames(cmd: list[str], libs: list[str]) -> None:
-    """Link with -l<lib>; where the linker finds no lib<lib>.so, link the soname lib<lib>.so.1 that a
-    driver installs (libcuda.so without a version comes only with the toolkit's stubs)."""
+    """Link with -l<lib>; where the linker finds no lib<lib>.so, link the driver's lib<lib>.so.1 by
+    its path, or by its soname where no path is known (libcuda.so without a version comes only with
+    the toolkit's stubs, which not every installation has)."""
     try:
         _compile(cmd + [f"-l{lib}" for lib in libs])
     except BuildError as exc:
         missing = [lib for lib in libs if f"cannot find -l{lib}" in str(exc)]
         if not missing:
             raise
-        _compile(cmd + [f"-l:lib{lib}.so.1" if lib in missing else f"-l{lib}" for lib in libs])
+        _compile(cmd + [(_soname_path(lib) or f"-l:lib{lib}.so.1") if lib in missing else f"-l{lib}" for lib in libs])
 
 
 def cuda_binary(ex: Example, sm: str) -> Path:
