@@ -525,7 +525,7 @@ def test_link_field_adds_libraries_and_falls_back_to_the_soname(monkeypatch: pyt
     monkeypatch.setattr(backends, "_soname_path", lambda lib: f"/driver/lib{lib}.so.1")
     calls.clear()
     backends._link_with_sonames(["nvcc", "x.cu"], ["cuda"])
-    assert calls[-1] == ["nvcc", "x.cu", "/driver/libcuda.so.1"]
+    assert calls[-1] == ["nvcc", "x.cu", "-Xlinker", "/driver/libcuda.so.1"]
 
     def other_error(cmd: list[str], env: dict[str, str] | None = None) -> str:
         raise backends.BuildError("nvcc failed:\nx.cu(3): error: identifier undefined")

@@ -150,7 +150,12 @@ def _link_with_sonames(cmd: list[str], libs: list[str]) -> None:
         missing = [lib for lib in libs if f"cannot find -l{lib}" in str(exc)]
         if not missing:
             raise
-        _compile(cmd + [(_soname_path(lib) or f"-l:lib{lib}.so.1") if lib in missing else f"-l{lib}" for lib in libs])
+        flags: list[str] = []
+        for lib in libs:
+            path = _soname_path(lib) if lib in missing else None
+            # nvcc sorts its inputs by suffix and rejects ".so.1": the path goes to the host linker as is
+            flags += ["-Xlinker", path] if path else [f"-l:lib{lib}.so.1" if lib in missing else f"-l{lib}"]
+        _compile(cmd + flags)
 
 
 def cuda_binary(ex: Example, sm: str) -> Path:
