@@ -3,16 +3,21 @@
 // DIR/out_y.bin out, one JSON line with the median time), and the library source runtime.metal,
 // which the runner copies into DIR and this program compiles at run time.
 //
-// WRITTEN AGAINST APPLE'S DOCUMENTATION, NOT COMPILED: NO APPLE SDK HERE. Every class, selector,
-// enum and property below was checked against developer.apple.com/documentation/metal (pages:
-// MTLDevice, MTLCopyAllDevices, MTLHeap makeBuffer(length:options:offset:), MTLHeapType.placement,
-// heapBufferSizeAndAlign(length:options:), MTLIndirectComputeCommand (setComputePipelineState:,
-// setKernelBuffer:offset:atIndex:, setThreadgroupMemoryLength:atIndex:, setBarrier,
-// concurrentDispatchThreadgroups:threadsPerThreadgroup:), MTLIndirectCommandType.concurrentDispatch,
-// MTLComputePipelineDescriptor supportIndirectCommandBuffers, MTLLogState / MTLLogStateDescriptor /
-// addLogHandler: / MTLCommandQueueDescriptor logState / MTLCompileOptions enableLogging (macOS 15),
-// newRemoteBufferViewForDevice:) and the selector lists of Apple's metal-cpp headers
-// (Metal/MTLHeaderBridge.hpp). Needs macOS 15 (shader logging, Metal 3.2).
+// WRITTEN AGAINST APPLE'S DOCUMENTATION, NOT COMPILED: NO APPLE SDK HERE. The spellings come from
+// Apple's pages under developer.apple.com/documentation/metal, looked up for this file: MTLHeap
+// makeBuffer(length:options:offset:), MTLHeapType.placement, heapBufferSizeAndAlign(length:options:),
+// MTLIndirectComputeCommand (setComputePipelineState:, setKernelBuffer:offset:atIndex:, setBarrier,
+// setThreadgroupMemoryLength:atIndex: in multiples of 16 bytes, concurrentDispatchThreadgroups:
+// threadsPerThreadgroup:), MTLIndirectCommandType.concurrentDispatch, executeCommandsInBuffer:withRange:,
+// MTLComputePipelineDescriptor.supportIndirectCommandBuffers, MTLLogState, MTLLogStateDescriptor,
+// newLogStateWithDescriptor:error:, addLogHandler:, MTLCommandQueueDescriptor.logState,
+// newCommandQueueWithDescriptor:, MTLCompileOptions.enableLogging (all four macOS 15) and
+// newRemoteBufferViewForDevice: (deprecated); hazardTrackingMode and peerGroupID were matched against
+// published selector lists (metal-cpp, objc2-metal). The rest (MTLCopyAllDevices, supportsFamily:,
+// newBufferWithBytesNoCopy:..., newSharedEvent, encodeSignalEvent:value:, encodeWaitForEvent:value:,
+// addCompletedHandler:, copyFromBuffer:..., fillBuffer:range:value:, threadExecutionWidth,
+// maxTotalThreadsPerThreadgroup, MTLCommandBufferStatusError) are the Metal terms of the glossary's
+// concepts, which cite Apple's pages. Needs macOS 15 (shader logging, Metal 3.2).
 //
 // How the pieces map: a command queue is a stream; an MTLSharedEvent signalled by one queue and
 // waited on by the other is cudaEventRecord + cudaStreamWaitEvent; a completed handler is a host
@@ -159,7 +164,8 @@ int main(int argc, char** argv) {
                                                         reflection:nil error:&error];
       if (!pipelines[k]) fail("newComputePipelineStateWithDescriptor", error);
     }
-    const NSUInteger tile_bytes = (kThreads + 1) * sizeof(float);
+    // the slice plus its halo, rounded up: Metal takes threadgroup memory lengths in multiples of 16 bytes
+    const NSUInteger tile_bytes = round_up((kThreads + 1) * sizeof(float), 16);
     // Occupancy as Metal reports it: the pipeline's threadgroup ceiling after register allocation,
     // its SIMD width, and how many tiles fit the threadgroup memory of one core.
     const NSUInteger stencil_max = pipelines[0].maxTotalThreadsPerThreadgroup;
