@@ -577,3 +577,15 @@ def test_run_program_hands_the_program_its_module_file(tmp_path: Path) -> None:
     out = backends.run_program(exe, load("runtime"), (4, 1), {"x": np.zeros(4, dtype=np.float32)}, 1, "here",
                                {"module.cubin": module})
     assert out.ms == 0.5 and list(out.outputs["y"]) == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_runtime_evidence_shows_every_host_path_ran_on_the_gpu() -> None:
+    """The H200 run of runtime.cu went through the module lookup that must fail, one host callback
+    per chunk and per replay, a captured graph of every chunk's six operations and a VMM mapping."""
+    record = json.loads((REPO / "kernels" / "evidence" / "runtime--cuda--nvidia-h200.json").read_text())
+    extras, chunks = record["extras"], record["size"]["chunks"]
+    assert extras["expected_error"] == "CUDA_ERROR_NOT_FOUND"
+    assert extras["callbacks"] >= chunks and extras["callbacks"] % chunks == 0
+    assert extras["graph_nodes"] >= 6 * chunks  # copy, memset, kernel, kernel, copy, host node
+    assert extras["vmm_granularity"] > 0 and extras["graph_speedup"] > 0 and extras["direct_ms"] > 0
+    assert "stencil 256, finish 256 threads max" in extras["launch_bounds"]
