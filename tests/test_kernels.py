@@ -396,7 +396,8 @@ def test_verify_prints_every_cell_except_metal_and_gpu_as_shown() -> None:
 
 @pytest.mark.slow
 def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
-    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"]):
+    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"],
+                 ["run", "bezier", "-b", "mlx", "--size", "100x40"], ["run", "precision", "-b", "mlx", "--size", "101"]):
         proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", *args], capture_output=True, text=True, cwd=REPO)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:"), proc.stderr
@@ -455,7 +456,7 @@ def test_tcgen05_probe_compiles_for_sm100a_only() -> None:
 
 def test_new_examples_have_h200_evidence_with_same_run_references() -> None:
     """Each example added for the second round has a benchmark record whose runs were checked on the GPU."""
-    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm"):
+    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm", "bezier"):
         record = json.loads((REPO / "kernels" / "evidence" / f"bench--{name}--nvidia-h200.json").read_text())
         assert {r["backend"] for r in record["runs"] if r["status"] == "shown"} == {"cuda", "triton"}, name
 
@@ -589,3 +590,48 @@ def test_runtime_evidence_shows_every_host_path_ran_on_the_gpu() -> None:
     assert extras["graph_nodes"] >= 6 * chunks  # copy, memset, kernel, kernel, copy, host node
     assert extras["vmm_granularity"] > 0 and extras["graph_speedup"] > 0 and extras["direct_ms"] > 0
     assert "stencil 256, finish 256 threads max" in extras["launch_bounds"]
+
+
+_MAXNREG_PROBE = """
+import json, sys, warnings
+warnings.filterwarnings("ignore")
+import triton
+from pathlib import Path
+from triton.backends.compiler import GPUTarget
+from xlate.kernels import triton_aot
+path = Path(sys.argv[1])
+module = triton_aot._load_compiled(path)
+sig = {name: "*fp64" for name in ("ctrl_ptr", "edges_ptr", "rule_ptr", "y_ptr", "area_ptr")}
+sig.update(n="i32", degree="i32")
+src = triton_aot.make_source(module.bezier_kernel, sig, {"BLOCK": module.BLOCK})
+options = {"num_warps": 4, "maxnreg": module.MAXNREG}
+ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options).asm["ptx"]
+print(json.dumps({"maxnreg": module.MAXNREG, "ptx": ptx}))
+"""
+
+
+@pytest.mark.slow
+def test_bezier_triton_launch_option_maxnreg_reaches_the_ptx() -> None:
+    """The Triton file's launch bound: its maxnreg option becomes the PTX .maxnreg directive
+    (compiled ahead of time for sm_90; the H200 run executes the same launch)."""
+    pytest.importorskip("triton")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    proc = subprocess.run([sys.executable, "-c", _MAXNREG_PROBE, str(load("bezier").source("triton"))],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert f".maxnreg {out['maxnreg']}" in out["ptx"]
+    assert "fma.rn.f64" in out["ptx"]  # the Horner steps run in float64
+
+
+def test_bezier_reference_integrates_to_the_mean_of_the_control_points() -> None:
+    """A Bernstein polynomial's integral over [0, 1] is the mean of its control points; the per-
+    subinterval Gauss-Legendre integrals of the reference must add up to it."""
+    p = problems.PROBLEMS["bezier"]
+    x = p.make((3000, 15), np.random.default_rng(7))
+    ref = p.reference(x)
+    assert ref["y"].shape == (12000,) and ref["area"].shape == (3000,)
+    assert ref["area"].sum() == pytest.approx(x["ctrl"].mean(), rel=1e-12, abs=1e-13)
+    with pytest.raises(ValueError):
+        p.make((10, problems.BEZIER_MAX_DEGREE + 1), np.random.default_rng(0))

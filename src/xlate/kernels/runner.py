@@ -176,6 +176,9 @@ def run(name: str, backend: str, size_text: str | None = None, iters: int = 20, 
     problem = problems.PROBLEMS[name]
     try:
         inputs = problem.make(size, rng)
+    except ValueError as exc:  # a size the problem cannot take (precision's n, bezier's degree)
+        raise ExampleError(f"--size {'x'.join(map(str, size))}: {exc}") from None
+    try:
         if backend == "cuda":
             execution = backends.run_cuda(ex, size, inputs, iters)
         elif backend == "hip":
