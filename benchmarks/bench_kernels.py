@@ -45,6 +45,8 @@ FLOORS = {
     ("compaction", "triton"): ("copy", None),
     ("atomics", "cuda"): ("copy", None),
     ("atomics", "triton"): ("copy", None),
+    ("cluster-histogram", "cuda"): ("copy", None),  # extras: the global-atomic baseline timed in the same run
+    ("cluster-histogram", "triton"): ("copy", None),
     ("grid-sync", "cuda"): ("copy", None),
     ("grid-sync", "triton"): ("copy", None),
     ("precision", "cuda"): ("copy", None),

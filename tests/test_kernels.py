@@ -317,6 +317,35 @@ def test_ast_source_signature_matches_this_triton() -> None:
 
 
 @pytest.mark.slow
+def test_triton_num_ctas_compiles_to_a_cluster_kernel_for_sm90() -> None:
+    """cluster_histogram_triton.py's thread-block-cluster cell is its num_ctas launch option: compiled
+    for sm_90 with num_ctas=2 the kernel declares a two-CTA cluster and reads its cluster rank, and
+    with num_ctas=1 it does neither. Compiled in a fresh process: this one runs the interpreter."""
+    pytest.importorskip("triton")
+    script = (
+        "import sys, json\n"
+        "import triton\n"
+        "from pathlib import Path\n"
+        "from triton.backends.compiler import GPUTarget\n"
+        "from xlate.kernels.triton_aot import _load_compiled, make_source\n"
+        "m = _load_compiled(Path(sys.argv[1]))\n"
+        "src = make_source(m.histogram_kernel, {'keys_ptr': '*u16', 'bins_ptr': '*i32', 'n': 'i32'}, {'BLOCK': 4096})\n"
+        "out = {}\n"
+        "for ctas in (1, m.CLUSTER_CTAS):\n"
+        "    k = triton.compile(src, target=GPUTarget('cuda', 90, 32), options={'num_ctas': ctas, 'num_warps': 8})\n"
+        "    out[ctas] = k.asm['ptx']\n"
+        "print(json.dumps(out))\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    proc = subprocess.run([sys.executable, "-c", script, str(load("cluster-histogram").source("triton"))],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    ptx = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert ".reqnctapercluster 2" in ptx["2"] and "%cluster_ctarank" in ptx["2"]
+    assert ".reqnctapercluster" not in ptx["1"] and "%cluster_ctarank" not in ptx["1"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_mlx_on_cpu_matches_numpy(name: str) -> None:
     pytest.importorskip("mlx.core")
@@ -456,7 +485,8 @@ def test_tcgen05_probe_compiles_for_sm100a_only() -> None:
 
 def test_new_examples_have_h200_evidence_with_same_run_references() -> None:
     """Each example added for the second round has a benchmark record whose runs were checked on the GPU."""
-    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm", "bezier"):
+    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm", "bezier",
+                 "cluster-histogram"):
         record = json.loads((REPO / "kernels" / "evidence" / f"bench--{name}--nvidia-h200.json").read_text())
         assert {r["backend"] for r in record["runs"] if r["status"] == "shown"} == {"cuda", "triton"}, name
 
