@@ -57,6 +57,7 @@ FLOORS = {
     ("hopper-gemm", "triton"): ("torch.matmul A@B.T", None),
     ("graphs", "cuda"): (None, None),
     ("graphs", "triton"): (None, None),
+    ("runtime", "cuda"): (None, None),  # host-link pipeline; graph replay vs direct issue is in its extras
 }
 # targets the issue sets that are measured and reported, met or not, without failing the run
 GOALS = {("scan", "cuda"): 0.80, ("histogram", "triton"): 0.50, ("hopper-gemm", "cuda"): 0.70}
