@@ -238,7 +238,7 @@ def score(checks: list[Check], output: list[str], loose: bool = False) -> tuple[
         settle_nots((hit[0], hit[1]) if hit else None)
         anchored = hit is not None
         if hit is None:
-            results.append(Outcome(check, False, None, _nearest(check.pattern, output, line)))
+            results.append(Outcome(check, False, None, _nearest(check, output, line)))
             continue
         at, _start, end, m = hit
         captures.update({k: v for k, v in m.groupdict().items() if v is not None})
@@ -252,19 +252,20 @@ def score(checks: list[Check], output: list[str], loose: bool = False) -> tuple[
     return results, violations
 
 
-def _nearest(pattern: str, output: list[str], line: int, window: int = 60) -> str | None:
-    """The output line most like the pattern, from a little before the position to `window` after."""
-    want = _BLANKS.sub(" ", re.sub(r"\{\{.*?\}\}|\[\[.*?\]\]", "", pattern)).strip()
-    best, best_ratio = None, 0.0
+def _nearest(check: Check, output: list[str], line: int, window: int = 60) -> str | None:
+    """What the tool wrote for a missed line: the output line near the position most like both the
+    expected text and the CUDA line the directive describes (so an untouched line is found too)."""
+    want = _BLANKS.sub(" ", re.sub(r"\{\{.*?\}\}|\[\[.*?\]\]", "", check.pattern)).strip()
+    source = _BLANKS.sub(" ", check.source).strip()
+    best, best_score = None, 0.0
     for cand in output[max(0, line - 3):line + window]:
         if not cand or cand == "//":
             continue
-        sm = difflib.SequenceMatcher(a=want, b=cand, autojunk=False)
-        if sm.real_quick_ratio() <= best_ratio or sm.quick_ratio() <= best_ratio:
-            continue
-        r = sm.ratio()
-        if r > best_ratio:
-            best, best_ratio = cand, r
+        score = difflib.SequenceMatcher(a=want, b=cand, autojunk=False).ratio()
+        if source:
+            score += difflib.SequenceMatcher(a=source, b=cand, autojunk=False).ratio()
+        if score > best_score:
+            best, best_score = cand, score
     return best
 
 

@@ -78,7 +78,9 @@ def test_the_same_site_with_the_navigation_reused_or_rendered_per_page(tmp_path:
     sites = {}
     for flag in ("0", "1"):
         work = tmp_path / f"nav{flag}"
-        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_NAV_CACHE": flag})
+        # One process and -v: the count of reused navigations is a debug message of the process writing the site.
+        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_NAV_CACHE": flag, "XLATE_DOCS_JOBS": "1"},
+                                  args=("-v",))
         assert proc.returncode == 0, proc.stdout + proc.stderr
         site = work / "site"
         sites[flag] = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html")}

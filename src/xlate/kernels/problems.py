@@ -374,3 +374,17 @@ def _cluster_histogram_ref(x: Arrays) -> Arrays:
 
 
 PROBLEMS["cluster-histogram"] = Problem(_cluster_histogram, _cluster_histogram_ref, lambda s: 2 * s[0], lambda s: 0)
+
+
+RUNTIME_COEFFS = (1.5, -0.5, 0.25, 1.0)  # must match the coefficients the runtime programs write
+
+
+def _runtime_ref(x: Arrays) -> Arrays:
+    c0, c1, c2, c3 = RUNTIME_COEFFS
+    v = x["x"].astype(np.float64)
+    t = c0 * v + c1 * np.append(v[1:], 0.0)
+    return {"y": c2 * t * t + c3}
+
+
+# bytes over the host link: every x uploaded, every y downloaded (the halo element adds one per chunk)
+PROBLEMS["runtime"] = Problem(_streams, _runtime_ref, lambda s: 8 * s[0], lambda s: 5 * s[0])
