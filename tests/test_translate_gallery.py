@@ -30,6 +30,9 @@ NEEDS_A_HUMAN = {
     "graphs.cu": ("L2 persistence (cudaLimitPersistingL2CacheSize, cudaStreamSetAttribute with an access-policy "
                   "window in a cudaStreamAttrValue) has no HIP equivalent in ROCm 6.4: keep it for NVIDIA or drop it",
                   "XL090 no-hip-equivalent", "use of undeclared identifier 'cudaLimitPersistingL2CacheSize'"),
+    "cluster_histogram.cu": ("thread-block clusters (cooperative_groups::cluster_group, this_cluster, distributed shared "
+                             "memory, cudaLaunchAttributeClusterDimension) have no HIP equivalent in ROCm 6.4",
+                             "XL032 thread-block-cluster", "no type named 'cluster_group' in namespace 'cooperative_groups'"),
     "precision.cu": ("its port uses rocWMMA (rocwmma/rocwmma.hpp), which Debian does not package", None,
                      "'rocwmma/rocwmma.hpp' file not found"),
     "hopper_gemm.cu": ("Hopper-only inline PTX (wgmma, TMA) and CUtensorMap have no HIP equivalent",
