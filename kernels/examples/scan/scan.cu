@@ -15,6 +15,19 @@
 // each once on the real input and keeps the fastest, and reports which.
 #include "../../common/harness.cuh"
 
+#ifndef SCAN_BACKOFF_NS
+#define SCAN_BACKOFF_NS 0
+#endif
+#ifndef SCAN_ONLY
+#define SCAN_ONLY -1
+#endif
+#ifndef SCAN_STREAM_STORES
+#define SCAN_STREAM_STORES 0
+#endif
+#ifndef SCAN_TRIES
+#define SCAN_TRIES 5
+#endif
+
 constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr unsigned long long FLAG_AGGREGATE = 1ull << 32, FLAG_PREFIX = 2ull << 32;
 
@@ -39,6 +52,15 @@ __device__ unsigned long long peek(const unsigned long long* word) {
   return w;
 }
 
+// The output is written once and not read again here: streaming stores (evict-first) are a knob.
+__device__ __forceinline__ void store_out(int4* p, int4 v) {
+#if SCAN_STREAM_STORES
+  __stcs(p, v);
+#else
+  *p = v;
+#endif
+}
+
 // 16 bytes from global to shared memory without passing through registers (sm_80 and later).
 __device__ void copy_async_16(int4* smem, const int4* gmem) {
   unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -54,7 +76,12 @@ __device__ int look_back(const unsigned long long* status, long tile) {
     long idx = pred - lane;
     unsigned long long w = idx >= 0 ? peek(&status[idx]) : FLAG_PREFIX;  // before tile 0: prefix 0
     while (__any_sync(FULL_MASK, (w >> 32) == 0))  // some predecessor has not published yet
-      if ((w >> 32) == 0) w = peek(&status[idx]);
+      if ((w >> 32) == 0) {
+#if SCAN_BACKOFF_NS > 0
+        __nanosleep(SCAN_BACKOFF_NS);  // fewer polls of L2 while the data streams through it
+#endif
+        w = peek(&status[idx]);
+      }
     unsigned prefixes = __ballot_sync(FULL_MASK, (w >> 32) == 2);
     int v = (int)(unsigned)w;
     if (prefixes) {
@@ -132,7 +159,7 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
     v.x += add; v.y += v.x; v.z += v.y; v.w += v.z;  // add the offset, then scan inside the vector
     long e = base + (long)(r * THREADS + threadIdx.x) * 4;
     if (full) {
-      out4[e / 4] = v;
+      store_out(&out4[e / 4], v);
     } else {
       if (e < n) out[e] = v.x;
       if (e + 1 < n) out[e + 1] = v.y;
@@ -142,11 +169,122 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
   }
 }
 
+// The same scan with a resident grid: each block loops over tiles, and while it scans, looks back
+// and writes one tile, the copies of its next tile are already in flight, so the memory system
+// is not idle while blocks wait on their predecessors. Each thread keeps the vectors of its
+// current tile in registers, which frees its slots of the staging buffer for the next tile at
+// once (every thread copies and reads only its own slots, so no barrier guards the reuse). The
+// next tile index is taken from the counter one tile ahead, so its atomic latency is hidden too.
+// A block only ever waits on tiles below its current one, and every tile below the lowest
+// unfinished one is finished, so the lowest unfinished tile always progresses.
+template <int THREADS, int ROWS>
+__device__ void stage_tile(int4* stage, const int4* __restrict__ in4, const int* __restrict__ in, long tile, long n) {
+  constexpr int TILE = THREADS * ROWS * 4;
+  const long base = tile * TILE;
+  const bool full = base + TILE <= n;
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    int slot = r * THREADS + threadIdx.x;
+    long e = base + (long)slot * 4;
+    if (full) {
+      copy_async_16(&stage[slot], &in4[e / 4]);
+    } else {
+      stage[slot] = make_int4(e < n ? in[e] : 0, e + 1 < n ? in[e + 1] : 0, e + 2 < n ? in[e + 2] : 0,
+                              e + 3 < n ? in[e + 3] : 0);
+    }
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+template <int THREADS, int ROWS, int MIN_BLOCKS>
+__global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4* __restrict__ in4,
+                                                                     const int* __restrict__ in,
+                                                                     int4* __restrict__ out4, int* __restrict__ out,
+                                                                     long n, unsigned long long* status,
+                                                                     unsigned* next_tile) {
+  constexpr int WARPS = THREADS / 32;
+  constexpr int TILE = THREADS * ROWS * 4;
+  constexpr int PER_LANE = ROWS * WARPS / 32;
+  static_assert(PER_LANE * 32 == ROWS * WARPS, "ROWS x WARPS must be a multiple of 32");
+  extern __shared__ int4 stage[];  // THREADS * ROWS vectors: the next tile, landing
+  __shared__ int warp_totals[ROWS * WARPS];
+  __shared__ long tile_shared, next_shared;  // the first tile; the next one (rewritten per tile)
+  __shared__ int tile_prefix;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const long tiles = (n + TILE - 1) / TILE;
+  if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  long tile = tile_shared;
+  if (tile < tiles) stage_tile<THREADS, ROWS>(stage, in4, in, tile, n);
+  unsigned ahead = 0;  // thread 0: the tile after the current one, asked for one tile early
+  if (threadIdx.x == 0) ahead = atomicAdd(next_tile, 1u);
+  while (tile < tiles) {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");  // this thread's copies of `tile` landed
+    int4 v[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) v[r] = stage[r * THREADS + threadIdx.x];
+    if (threadIdx.x == 0) next_shared = ahead;
+    __syncthreads();  // the next index is visible; last tile's readers of warp_totals are done
+    const long next = next_shared;
+    if (next < tiles) {
+      stage_tile<THREADS, ROWS>(stage, in4, in, next, n);  // into the slots just read
+      if (threadIdx.x == 0) ahead = atomicAdd(next_tile, 1u);
+    }
+    int incl[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      incl[r] = warp_inclusive_scan((v[r].x + v[r].y) + (v[r].z + v[r].w));
+      if (lane == 31) warp_totals[r * WARPS + warp] = incl[r];
+    }
+    __syncthreads();
+    if (warp == 0) {
+      int t[PER_LANE], s = 0;
+#pragma unroll
+      for (int j = 0; j < PER_LANE; ++j) s += (t[j] = warp_totals[lane * PER_LANE + j]);
+      int lane_incl = warp_inclusive_scan(s);
+      int aggregate = __shfl_sync(FULL_MASK, lane_incl, 31);
+      if (lane == 0) publish(&status[tile], tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
+      int before = tile == 0 ? 0 : look_back(status, tile);
+      if (lane == 0) {
+        if (tile > 0) publish(&status[tile], FLAG_PREFIX, before + aggregate);
+        tile_prefix = before;
+      }
+      int run = lane_incl - s;
+#pragma unroll
+      for (int j = 0; j < PER_LANE; ++j) {
+        warp_totals[lane * PER_LANE + j] = run;
+        run += t[j];
+      }
+    }
+    __syncthreads();
+    const int prefix = tile_prefix;
+    const long base = tile * TILE;
+    const bool full = base + TILE <= n;
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      int4 x = v[r];
+      int add = prefix + warp_totals[r * WARPS + warp] + incl[r] - ((x.x + x.y) + (x.z + x.w));
+      x.x += add; x.y += x.x; x.z += x.y; x.w += x.z;
+      long e = base + (long)(r * THREADS + threadIdx.x) * 4;
+      if (full) {
+        store_out(&out4[e / 4], x);
+      } else {
+        if (e < n) out[e] = x.x;
+        if (e + 1 < n) out[e + 1] = x.y;
+        if (e + 2 < n) out[e + 2] = x.z;
+        if (e + 3 < n) out[e + 3] = x.w;
+      }
+    }
+    tile = next;
+  }
+}
+
 struct Variant {
   const char* name;
   int threads, tile;
   size_t smem;
   void (*kernel)(const int4*, const int*, int4*, int*, long, unsigned long long*, unsigned*);
+  int resident_blocks;  // 0: one block per tile; else the grid size of the resident kernel
 };
 
 template <int THREADS, int ROWS>
@@ -154,7 +292,17 @@ Variant variant(const char* name) {
   auto k = scan_single_pass<THREADS, ROWS>;
   size_t smem = (size_t)THREADS * ROWS * sizeof(int4);
   CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  return {name, THREADS, THREADS * ROWS * 4, smem, k};
+  return {name, THREADS, THREADS * ROWS * 4, smem, k, 0};
+}
+
+template <int THREADS, int ROWS, int MIN_BLOCKS>
+Variant resident(const char* name) {
+  auto k = scan_resident<THREADS, ROWS, MIN_BLOCKS>;
+  size_t smem = (size_t)THREADS * ROWS * sizeof(int4);
+  CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, THREADS, smem));
+  return {name, THREADS, THREADS * ROWS * 4, smem, k, per_sm * harness::sm_count()};
 }
 
 int main(int argc, char** argv) {
@@ -163,7 +311,10 @@ int main(int argc, char** argv) {
   int* in = harness::to_device(harness::read<int>(args, "x", n));
   int* out = harness::poisoned<int>(n);
   Variant variants[] = {variant<512, 4>("512x4"), variant<256, 8>("256x8"), variant<256, 16>("256x16"),
-                        variant<128, 16>("128x16"), variant<512, 8>("512x8")};
+                        variant<128, 16>("128x16"), variant<512, 8>("512x8"),
+                        resident<256, 8, 4>("resident 256x8"), resident<512, 4, 3>("resident 512x4"),
+                        resident<512, 8, 2>("resident 512x8"), resident<256, 16, 2>("resident 256x16"),
+                        resident<128, 16, 4>("resident 128x16"), resident<256, 4, 6>("resident 256x4")};
   long max_tiles = (n + 2047) / 2048 + 1;
   unsigned long long* status = nullptr;  // one status word per tile, then the tile counter
   CHECK(cudaMalloc(&status, max_tiles * sizeof(unsigned long long) + sizeof(unsigned)));
@@ -172,16 +323,19 @@ int main(int argc, char** argv) {
     return [&, v] {
       long tiles = (n + v.tile - 1) / v.tile;
       CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
-      v.kernel<<<tiles, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+      long grid = v.resident_blocks ? std::min<long>(v.resident_blocks, tiles) : tiles;
+      v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
                                              reinterpret_cast<unsigned*>(status + tiles));
     };
   };
   // choose the tile shape on this input: the median of a few timed runs of each
-  int best = 0;
   float best_ms = 1e30f;
   std::string tried;
-  for (int i = 0; i < (int)(sizeof(variants) / sizeof(variants[0])); ++i) {
-    float ms = harness::median_ms(launcher(variants[i]), 5);
+  int first = 0, last = (int)(sizeof(variants) / sizeof(variants[0]));
+  if (SCAN_ONLY >= 0) first = SCAN_ONLY, last = SCAN_ONLY + 1;  // one shape: its output is the one checked
+  int best = first;
+  for (int i = first; i < last; ++i) {
+    float ms = harness::median_ms(launcher(variants[i]), SCAN_TRIES);
     char part[64];
     std::snprintf(part, sizeof part, "%s\"%s\": %.4f", tried.empty() ? "" : ", ", variants[i].name, ms);
     tried += part;
