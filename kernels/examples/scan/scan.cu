@@ -24,6 +24,9 @@
 #ifndef SCAN_STREAM_STORES
 #define SCAN_STREAM_STORES 0
 #endif
+#ifndef SCAN_L2_PREFETCH
+#define SCAN_L2_PREFETCH 0
+#endif
 #ifndef SCAN_TRIES
 #define SCAN_TRIES 5
 #endif
@@ -64,7 +67,12 @@ __device__ __forceinline__ void store_out(int4* p, int4 v) {
 // 16 bytes from global to shared memory without passing through registers (sm_80 and later).
 __device__ void copy_async_16(int4* smem, const int4* gmem) {
   unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+#if SCAN_L2_PREFETCH
+  // ask L2 to fetch the whole 256-byte sector group from DRAM with the first request
+  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(dst), "l"(gmem) : "memory");
+#else
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(gmem) : "memory");
+#endif
 }
 
 // Warp 0: the sum of every element before tile `tile`, from the predecessors' status words,
