@@ -198,17 +198,24 @@ def main() -> int:
                     futures[(name, ())] = pool.submit(build, name, [], device.sm, Path(tmp))
             copy = copy_reference()
             print(f"reference copy {copy['value']:,.1f} GB/s ({copy['ms']:.4f} ms), {device.name}", flush=True)
+            record = {"device": device.name, "driver": device.driver, "copy": copy, "rows": rows}
+
+            def dump() -> None:  # after every example, so that a run cut short keeps what it measured
+                if args.json:
+                    args.json.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
             for name in VARIANTS:
                 if name in only:
                     rows += cuda_rows(name, futures, device, copy, rng)
+                    dump()
             for name in TRITON_VARIANTS:
                 if name in only:
                     rows += triton_rows(name, device, copy, rng, futures[(name, ())].result())
-        again = copy_reference()  # the copy again: how far the clocks drifted during the sweep
+                    dump()
+        # the copy again: how far the clocks drifted during the sweep
+        record["copy_at_end"] = again = copy_reference()
         print(f"reference copy at the end {again['value']:,.1f} GB/s ({again['ms']:.4f} ms)", flush=True)
-    if args.json:
-        args.json.write_text(json.dumps({"device": device.name, "driver": device.driver, "copy": copy,
-                                         "copy_at_end": again, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+        dump()
     return 0
 
 
