@@ -19,6 +19,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,17 +45,21 @@ VARIANTS = {
     + [["-DSCAN_TRIES=10", f"-DSCAN_ONLY={i}"] for i in range(5, SCAN_SHAPES)]
     + [["-DSCAN_TRIES=10", f"-DSCAN_BACKOFF_NS={ns}"] for ns in (32, 128, 512)]
     + [["-DSCAN_TRIES=10", "-DSCAN_STREAM_STORES=1"], ["-DSCAN_TRIES=10", "-DSCAN_L2_PREFETCH=1"],
-       ["-DSCAN_TRIES=10", "-DSCAN_BACKOFF_NS=128", "-DSCAN_STREAM_STORES=1", "-DSCAN_L2_PREFETCH=1"]],
+       ["-DSCAN_TRIES=10", "-DSCAN_BACKOFF_NS=128", "-DSCAN_STREAM_STORES=1", "-DSCAN_L2_PREFETCH=1"],
+       ["-DSCAN_TRIES=10", "-DSCAN_BLOCK_ORDER=1"]],
 }
 # (BLOCK in int32 words, num_warps, programs per SM, one tl.histogram call per block, prefetch)
 TRITON_VARIANTS = {
-    "histogram": [(block, warps, per_sm, True, False)
-                  for block, warps in ((1024, 4), (2048, 4), (2048, 8), (4096, 8), (4096, 16), (8192, 16))
-                  for per_sm in (2, 4)]
+    "histogram": [(1024, 4, 4, True, False), (2048, 4, 4, True, False)]
+    + [(block, warps, per_sm, True, False)
+       for block, warps in ((2048, 8), (4096, 8), (4096, 16), (8192, 16)) for per_sm in (2, 4)]
     + [(2048, 8, 4, False, False), (4096, 8, 4, False, False)]
     + [(block, warps, per_sm, True, True) for block, warps, per_sm in
        ((1024, 4, 4), (2048, 4, 4), (2048, 8, 2), (2048, 8, 4), (4096, 8, 2), (4096, 16, 2))],
 }
+# (launch function of scan_triton.py, BLOCK, num_warps)
+TRITON_SCAN_VARIANTS = [("launch_scan_then_add", 4096, 8)] + [
+    ("launch", block, warps) for block, warps in ((2048, 4), (4096, 4), (4096, 8), (8192, 8), (8192, 16))]
 RUN_LIMIT_S = 30  # a variant that deadlocks costs this much, not the whole session
 
 
@@ -182,12 +187,48 @@ def triton_rows(name: str, device: tools.Device, copy: dict, rng: np.random.Gene
     return out
 
 
+def triton_scan_rows(device: tools.Device, copy: dict, rng: np.random.Generator) -> list[dict]:
+    """The Triton scan's schemes and block sizes, against the copy timed in this process."""
+    import torch
+    from triton.testing import do_bench
+
+    ex = load("scan")
+    size = ex.sizes["gpu"]
+    inputs = problems.PROBLEMS["scan"].make(size, rng)
+    ref = problems.sampled_reference("scan", inputs, None)
+    module = backends.load_module(ex.source("triton"), "gpu")
+    x = torch.from_numpy(inputs["x"]).cuda()
+    y = torch.empty_like(x)
+    out = []
+    for fn_name, block, warps in TRITON_SCAN_VARIANTS:
+        label = f"{fn_name} BLOCK={block} warps={warps}"
+        fn = getattr(module, fn_name)
+        try:
+            y.fill_(-1)
+            fn(x, y, block=block, warps=warps)
+            torch.cuda.synchronize()
+            ok = check(ex, {"y": y.cpu().numpy()}, ref, None)
+            ms = float(do_bench(lambda: fn(x, y, block=block, warps=warps), warmup=50, rep=200,
+                                return_mode="median"))
+        except Exception as exc:  # noqa: BLE001 - one variant's compile error is a row
+            print(f"{'scan':<10} {label:<45} failed: {backends._one_line(exc)[:300]}", flush=True)
+            out.append({"example": "scan", "backend": "triton", "variant": label, "error": backends._one_line(exc)})
+            continue
+        value, unit = runner._throughput(ex, size, ms)
+        print(f"{'scan':<10} {label:<45} {ms:9.4f} ms {value:10,.1f} {unit:<8} {value / copy['value']:6.3f}x copy {ok}",
+              flush=True)
+        out.append({"example": "scan", "backend": "triton", "variant": label, "ms": ms, "value": value, "unit": unit,
+                    "ratio_to_copy": value / copy["value"], "check": ok})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("examples", nargs="*", help="examples to sweep (default: all with variants)")
     parser.add_argument("--json", type=Path, help="also write every row to this file")
     args = parser.parse_args()
     only = args.examples or sorted(set(VARIANTS) | set(TRITON_VARIANTS))
+    t0 = time.monotonic()
     device = tools.nvidia_device()
     if device is None:
         print("no NVIDIA GPU here", file=sys.stderr)
@@ -214,10 +255,15 @@ def main() -> int:
                 if name in only:
                     rows += cuda_rows(name, futures, device, copy, rng)
                     dump()
+                    print(f"-- {time.monotonic() - t0:.0f} s", flush=True)
             for name in TRITON_VARIANTS:
                 if name in only:
                     rows += triton_rows(name, device, copy, rng, futures[(name, ())].result())
                     dump()
+                    print(f"-- {time.monotonic() - t0:.0f} s", flush=True)
+            if "scan" in only:
+                rows += triton_scan_rows(device, copy, rng)
+                dump()
         # the copy again: how far the clocks drifted during the sweep
         record["copy_at_end"] = again = copy_reference()
         print(f"reference copy at the end {again['value']:,.1f} GB/s ({again['ms']:.4f} ms)", flush=True)

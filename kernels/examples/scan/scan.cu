@@ -27,6 +27,9 @@
 #ifndef SCAN_L2_PREFETCH
 #define SCAN_L2_PREFETCH 0
 #endif
+#ifndef SCAN_BLOCK_ORDER
+#define SCAN_BLOCK_ORDER 0
+#endif
 #ifndef SCAN_TRIES
 #define SCAN_TRIES 5
 #endif
@@ -114,9 +117,15 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
   __shared__ long tile_shared;
   __shared__ int tile_prefix;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+#if SCAN_BLOCK_ORDER
+  // a measuring knob: trust the hardware to start blocks in index order (no counter round trip)
+  const long tile = blockIdx.x;
+  (void)tile_shared;
+#else
   if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
   __syncthreads();
   const long tile = tile_shared;
+#endif
   const long base = tile * TILE;
   const bool full = base + TILE <= n;
 #pragma unroll
