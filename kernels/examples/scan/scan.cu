@@ -319,7 +319,7 @@ Variant resident(const char* name) {
   CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int per_sm = 0;
   CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, THREADS, smem));
-  return {name, THREADS, THREADS * ROWS * 4, smem, k, per_sm * harness::sm_count()};
+  return {name, THREADS, THREADS * ROWS * 4, smem, k, std::max(per_sm, 1) * harness::sm_count()};
 }
 
 int main(int argc, char** argv) {
