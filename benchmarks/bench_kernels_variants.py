@@ -46,7 +46,8 @@ VARIANTS = {
     + [["-DSCAN_TRIES=10", f"-DSCAN_BACKOFF_NS={ns}"] for ns in (32, 128, 512)]
     + [["-DSCAN_TRIES=10", "-DSCAN_STREAM_STORES=1"], ["-DSCAN_TRIES=10", "-DSCAN_L2_PREFETCH=1"],
        ["-DSCAN_TRIES=10", "-DSCAN_BACKOFF_NS=128", "-DSCAN_STREAM_STORES=1", "-DSCAN_L2_PREFETCH=1"],
-       ["-DSCAN_TRIES=10", "-DSCAN_BLOCK_ORDER=1"]],
+       ["-DSCAN_TRIES=10", "-DSCAN_BLOCK_ORDER=1"], ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1"],
+       ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_ONLY=5"]],
 }
 # (BLOCK in int32 words, num_warps, programs per SM, one tl.histogram call per block, prefetch)
 TRITON_VARIANTS = {

@@ -30,12 +30,28 @@
 #ifndef SCAN_BLOCK_ORDER
 #define SCAN_BLOCK_ORDER 0
 #endif
+#ifndef SCAN_EPOCH
+#define SCAN_EPOCH 0
+#endif
 #ifndef SCAN_TRIES
 #define SCAN_TRIES 5
 #endif
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
-constexpr unsigned long long FLAG_AGGREGATE = 1ull << 32, FLAG_PREFIX = 2ull << 32;
+// A status word: the value in the low 32 bits; above it the kind (bits 32-33: 0 nothing yet, 1 the
+// tile's aggregate, 2 its inclusive prefix) and the launch's epoch (bits 34-63). With the words
+// zeroed before every launch the epoch is 0; with SCAN_EPOCH each launch has its own epoch, words
+// of earlier launches read as "nothing yet", and no memset is needed between launches.
+constexpr unsigned AGGREGATE = 1, PREFIX = 2;
+
+__device__ __forceinline__ unsigned long long status_word(unsigned kind, unsigned epoch, int value) {
+  return ((unsigned long long)((epoch << 2) | kind) << 32) | (unsigned)value;
+}
+
+__device__ __forceinline__ unsigned kind_of(unsigned long long w, unsigned epoch) {
+  unsigned flags = (unsigned)(w >> 32);
+  return (flags >> 2) == epoch ? (flags & 3u) : 0u;
+}
 
 __device__ int warp_inclusive_scan(int v) {
   int lane = threadIdx.x % 32;
@@ -47,8 +63,8 @@ __device__ int warp_inclusive_scan(int v) {
   return v;
 }
 
-__device__ void publish(unsigned long long* word, unsigned long long flag, int value) {
-  unsigned long long w = flag | (unsigned)value;
+__device__ void publish(unsigned long long* word, unsigned kind, unsigned epoch, int value) {
+  unsigned long long w = status_word(kind, epoch, value);
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word), "l"(w) : "memory");
 }
 
@@ -80,20 +96,20 @@ __device__ void copy_async_16(int4* smem, const int4* gmem) {
 
 // Warp 0: the sum of every element before tile `tile`, from the predecessors' status words,
 // 32 predecessors per step (lane 0 the nearest), until one of them carries an inclusive prefix.
-__device__ int look_back(const unsigned long long* status, long tile) {
+__device__ int look_back(const unsigned long long* status, long tile, unsigned epoch) {
   int lane = threadIdx.x % 32;
   int exclusive = 0;
   for (long pred = tile - 1;; pred -= 32) {
     long idx = pred - lane;
-    unsigned long long w = idx >= 0 ? peek(&status[idx]) : FLAG_PREFIX;  // before tile 0: prefix 0
-    while (__any_sync(FULL_MASK, (w >> 32) == 0))  // some predecessor has not published yet
-      if ((w >> 32) == 0) {
+    unsigned long long w = idx >= 0 ? peek(&status[idx]) : status_word(PREFIX, epoch, 0);  // before tile 0
+    while (__any_sync(FULL_MASK, kind_of(w, epoch) == 0))  // some predecessor has not published yet
+      if (kind_of(w, epoch) == 0) {
 #if SCAN_BACKOFF_NS > 0
         __nanosleep(SCAN_BACKOFF_NS);  // fewer polls of L2 while the data streams through it
 #endif
         w = peek(&status[idx]);
       }
-    unsigned prefixes = __ballot_sync(FULL_MASK, (w >> 32) == 2);
+    unsigned prefixes = __ballot_sync(FULL_MASK, kind_of(w, epoch) == PREFIX);
     int v = (int)(unsigned)w;
     if (prefixes) {
       int nearest = __ffs(prefixes) - 1;  // stop at the nearest inclusive prefix
@@ -107,7 +123,8 @@ __device__ int look_back(const unsigned long long* status, long tile) {
 template <int THREADS, int ROWS>
 __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restrict__ in4, const int* __restrict__ in,
                                                             int4* __restrict__ out4, int* __restrict__ out, long n,
-                                                            unsigned long long* status, unsigned* next_tile) {
+                                                            unsigned long long* status, unsigned* next_tile,
+                                                            unsigned* spare_counter, unsigned epoch) {
   constexpr int WARPS = THREADS / 32;
   constexpr int TILE = THREADS * ROWS * 4;
   constexpr int PER_LANE = ROWS * WARPS / 32;  // warp totals scanned per lane of warp 0
@@ -117,6 +134,7 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
   __shared__ long tile_shared;
   __shared__ int tile_prefix;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
 #if SCAN_BLOCK_ORDER
   // a measuring knob: trust the hardware to start blocks in index order (no counter round trip)
   const long tile = blockIdx.x;
@@ -154,10 +172,10 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
     for (int j = 0; j < PER_LANE; ++j) s += (t[j] = warp_totals[lane * PER_LANE + j]);
     int lane_incl = warp_inclusive_scan(s);
     int aggregate = __shfl_sync(FULL_MASK, lane_incl, 31);
-    if (lane == 0) publish(&status[tile], tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
-    int before = tile == 0 ? 0 : look_back(status, tile);
+    if (lane == 0) publish(&status[tile], tile == 0 ? PREFIX : AGGREGATE, epoch, aggregate);
+    int before = tile == 0 ? 0 : look_back(status, tile, epoch);
     if (lane == 0) {
-      if (tile > 0) publish(&status[tile], FLAG_PREFIX, before + aggregate);
+      if (tile > 0) publish(&status[tile], PREFIX, epoch, before + aggregate);
       tile_prefix = before;
     }
     int run = lane_incl - s;
@@ -218,7 +236,8 @@ __global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4*
                                                                      const int* __restrict__ in,
                                                                      int4* __restrict__ out4, int* __restrict__ out,
                                                                      long n, unsigned long long* status,
-                                                                     unsigned* next_tile) {
+                                                                     unsigned* next_tile, unsigned* spare_counter,
+                                                                     unsigned epoch) {
   constexpr int WARPS = THREADS / 32;
   constexpr int TILE = THREADS * ROWS * 4;
   constexpr int PER_LANE = ROWS * WARPS / 32;
@@ -229,6 +248,7 @@ __global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4*
   __shared__ int tile_prefix;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long tiles = (n + TILE - 1) / TILE;
+  if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
   if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
   __syncthreads();
   long tile = tile_shared;
@@ -260,10 +280,10 @@ __global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4*
       for (int j = 0; j < PER_LANE; ++j) s += (t[j] = warp_totals[lane * PER_LANE + j]);
       int lane_incl = warp_inclusive_scan(s);
       int aggregate = __shfl_sync(FULL_MASK, lane_incl, 31);
-      if (lane == 0) publish(&status[tile], tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
-      int before = tile == 0 ? 0 : look_back(status, tile);
+      if (lane == 0) publish(&status[tile], tile == 0 ? PREFIX : AGGREGATE, epoch, aggregate);
+      int before = tile == 0 ? 0 : look_back(status, tile, epoch);
       if (lane == 0) {
-        if (tile > 0) publish(&status[tile], FLAG_PREFIX, before + aggregate);
+        if (tile > 0) publish(&status[tile], PREFIX, epoch, before + aggregate);
         tile_prefix = before;
       }
       int run = lane_incl - s;
@@ -300,7 +320,7 @@ struct Variant {
   const char* name;
   int threads, tile;
   size_t smem;
-  void (*kernel)(const int4*, const int*, int4*, int*, long, unsigned long long*, unsigned*);
+  void (*kernel)(const int4*, const int*, int4*, int*, long, unsigned long long*, unsigned*, unsigned*, unsigned);
   int resident_blocks;  // 0: one block per tile; else the grid size of the resident kernel
 };
 
@@ -333,16 +353,28 @@ int main(int argc, char** argv) {
                         resident<512, 8, 2>("resident 512x8"), resident<256, 16, 2>("resident 256x16"),
                         resident<128, 16, 4>("resident 128x16"), resident<256, 4, 6>("resident 256x4")};
   long max_tiles = (n + 2047) / 2048 + 1;
-  unsigned long long* status = nullptr;  // one status word per tile, then the tile counter
-  CHECK(cudaMalloc(&status, max_tiles * sizeof(unsigned long long) + sizeof(unsigned)));
+  // one status word per tile, then the tile counter (zeroed with the words before each launch),
+  // or with SCAN_EPOCH two counters after the largest tile count: each launch zeroes the other
+  unsigned long long* status = nullptr;
+  size_t status_bytes = max_tiles * sizeof(unsigned long long) + 2 * sizeof(unsigned);
+  CHECK(cudaMalloc(&status, status_bytes));
+  CHECK(cudaMemset(status, 0, status_bytes));
+  unsigned* counters = reinterpret_cast<unsigned*>(status + max_tiles);
+  unsigned epoch = 0;
   auto* in4 = reinterpret_cast<const int4*>(in);
   auto launcher = [&](const Variant& v) {
     return [&, v] {
       long tiles = (n + v.tile - 1) / v.tile;
-      CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
       long grid = v.resident_blocks ? std::min<long>(v.resident_blocks, tiles) : tiles;
-      v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
-                                             reinterpret_cast<unsigned*>(status + tiles));
+      if (SCAN_EPOCH) {
+        ++epoch;
+        v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+                                               counters + (epoch & 1), counters + ((epoch + 1) & 1), epoch);
+      } else {
+        CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
+        v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+                                               reinterpret_cast<unsigned*>(status + tiles), nullptr, 0);
+      }
     };
   };
   // choose the tile shape on this input: the median of a few timed runs of each
