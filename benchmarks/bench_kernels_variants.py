@@ -31,32 +31,27 @@ sys.path.insert(0, str(REPO / "src"))
 from xlate.kernels import backends, problems, runner, tools  # noqa: E402
 from xlate.kernels.examples import load  # noqa: E402
 
-# the scan program sweeps its tile shapes itself (5 one-block-per-tile, then 6 resident-grid
-# shapes, in that order) and reports each in tried_ms; SCAN_ONLY=i keeps shape i alone, so that
-# the checked output is that shape's
-SCAN_SHAPES = 11
+# the scan program sweeps its tile shapes itself (8 one-block-per-tile shapes, then with
+# SCAN_EARLY 4 shapes with a look-back warp, in that order) and reports each in tried_ms;
+# SCAN_ONLY=i keeps shape i alone, so that the checked output is that shape's
 VARIANTS = {
     "transpose": [[], ["-DTRANSPOSE_TILE=32"], ["-DTRANSPOSE_TILE=32", "-DTRANSPOSE_BY=4"],
                   ["-DTRANSPOSE_BY=16"], ["-DTRANSPOSE_BY=4"]],
     "gemm": [[], ["-DGEMM_GROUP=8"], ["-DGEMM_BK=64"], ["-DGEMM_BK=64", "-DGEMM_STAGES=2"],
              ["-DGEMM_BK=64", "-DGEMM_GROUP=8"], ["-DGEMM_BN=128", "-DGEMM_WN=32", "-DGEMM_GROUP=8"],
              ["-DGEMM_STAGES=4", "-DGEMM_GROUP=8"]],
-    "scan": [["-DSCAN_TRIES=10"]]
-    + [["-DSCAN_TRIES=10", f"-DSCAN_ONLY={i}"] for i in range(5, SCAN_SHAPES)]
-    + [["-DSCAN_TRIES=10", f"-DSCAN_BACKOFF_NS={ns}"] for ns in (32, 128, 512)]
-    + [["-DSCAN_TRIES=10", "-DSCAN_STREAM_STORES=1"], ["-DSCAN_TRIES=10", "-DSCAN_L2_PREFETCH=1"],
-       ["-DSCAN_TRIES=10", "-DSCAN_BACKOFF_NS=128", "-DSCAN_STREAM_STORES=1", "-DSCAN_L2_PREFETCH=1"],
-       ["-DSCAN_TRIES=10", "-DSCAN_BLOCK_ORDER=1"], ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1"],
-       ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_ONLY=5"]],
+    "scan": [["-DSCAN_TRIES=10"], ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1"], ["-DSCAN_TRIES=10", "-DSCAN_BLOCK_ORDER=1"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1"], ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_ONLY=8"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_ONLY=9"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_BACKOFF_NS=200"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1", "-DSCAN_BLOCK_ORDER=1"]],
 }
-# (BLOCK in int32 words, num_warps, programs per SM, one tl.histogram call per block, prefetch)
+# (BLOCK in int32 words, num_warps, programs per SM, copies of the bins)
 TRITON_VARIANTS = {
-    "histogram": [(1024, 4, 4, True, False), (2048, 4, 4, True, False)]
-    + [(block, warps, per_sm, True, False)
-       for block, warps in ((2048, 8), (4096, 8), (4096, 16), (8192, 16)) for per_sm in (2, 4)]
-    + [(2048, 8, 4, False, False), (4096, 8, 4, False, False)]
-    + [(block, warps, per_sm, True, True) for block, warps, per_sm in
-       ((1024, 4, 4), (2048, 4, 4), (2048, 8, 2), (2048, 8, 4), (4096, 8, 2), (4096, 16, 2))],
+    "histogram": [(4096, 8, 4, 1), (8192, 16, 4, 1),
+                  (2048, 8, 3, 32), (4096, 8, 2, 32), (4096, 8, 3, 32), (4096, 16, 2, 32), (8192, 16, 2, 32),
+                  (4096, 8, 4, 8), (8192, 16, 2, 8), (4096, 8, 4, 16), (8192, 16, 2, 16)],
 }
 # (launch function of scan_triton.py, BLOCK, num_warps)
 TRITON_SCAN_VARIANTS = [("launch_scan_then_add", 4096, 8)] + [
@@ -176,14 +171,12 @@ def triton_rows(name: str, device: tools.Device, copy: dict, rng: np.random.Gene
         out.append({"example": name, "backend": "triton", "variant": label, "ms": ms, "value": value, "unit": unit,
                     "ratio_to_cuda": value / cuda_value, "ratio_to_copy": value / copy["value"], "check": ok})
 
-    for block, warps, per_sm, one_call, prefetch in TRITON_VARIANTS[name]:
-        def fn(block=block, warps=warps, per_sm=per_sm, one_call=one_call, prefetch=prefetch) -> None:
+    for block, warps, per_sm, copies in TRITON_VARIANTS[name]:
+        def fn(block=block, warps=warps, per_sm=per_sm, copies=copies) -> None:
             bins.zero_()
             module.histogram_kernel[(sms * per_sm,)](words, data, bins, n, BLOCK=block, BINS=256,
-                                                     PROGRAMS_PER_SM=per_sm, ONE_CALL=one_call, PREFETCH=prefetch,
-                                                     num_warps=warps)
-        label = f"BLOCK={block} warps={warps} per_sm={per_sm}"
-        measure(label + ("" if one_call else " 4 calls") + (" prefetch" if prefetch else ""), fn)
+                                                     PROGRAMS_PER_SM=per_sm, REPLICAS=copies, num_warps=warps)
+        measure(f"BLOCK={block} warps={warps} per_sm={per_sm} copies={copies}", fn)
     measure("(the example's launch: autotuned)", lambda: module.launch(data, bins))
     return out
 

@@ -18,56 +18,45 @@ import triton.language as tl
 
 
 @triton.jit
-def _byte_planes(w):
-    """The four bytes of each int32 word, as one tensor of four times the length."""
-    low = tl.join(w & 0xFF, (w >> 8) & 0xFF)
-    high = tl.join((w >> 16) & 0xFF, (w >> 24) & 0xFF)
+def _byte_planes(w, REPLICAS: tl.constexpr):
+    """The four bytes of each int32 word as bin numbers, one tensor of four times the length.
+    With REPLICAS > 1, byte b of word e counts into bin b * REPLICAS + e % REPLICAS: consecutive
+    words (neighbouring lanes) count into different copies of the bins, which sit in different
+    shared-memory banks, so a warp's increments neither conflict nor collide."""
+    copy = tl.arange(0, w.shape[0]) % REPLICAS
+    low = tl.join((w & 0xFF) * REPLICAS + copy, ((w >> 8) & 0xFF) * REPLICAS + copy)
+    high = tl.join(((w >> 16) & 0xFF) * REPLICAS + copy, ((w >> 24) & 0xFF) * REPLICAS + copy)
     planes = tl.join(low, high)
     return tl.reshape(planes, [4 * w.shape[0]])
 
 
 @triton.jit
 def histogram_kernel(words_ptr, data_ptr, bins_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr,
-                     PROGRAMS_PER_SM: tl.constexpr, ONE_CALL: tl.constexpr = True, PREFETCH: tl.constexpr = False):
+                     PROGRAMS_PER_SM: tl.constexpr, REPLICAS: tl.constexpr = 1):
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
-    local = tl.zeros([BINS], dtype=tl.int32)
+    local = tl.zeros([BINS * REPLICAS], dtype=tl.int32)
     n_words = n // 4
-    n_blocks = n_words // BLOCK
-    if PREFETCH:  # the next block's loads fly while this block is counted
-        w = tl.load(words_ptr + pid * BLOCK + tl.arange(0, BLOCK), mask=tl.full([BLOCK], pid, tl.int32) < n_blocks)
-        for i in range(pid, n_blocks, nprog):
-            ahead = i + nprog
-            w_next = tl.load(words_ptr + ahead * BLOCK + tl.arange(0, BLOCK),
-                             mask=tl.full([BLOCK], ahead, tl.int32) < n_blocks)
-            local += tl.histogram(_byte_planes(w), BINS)
-            w = w_next
-    else:
-        for i in range(pid, n_blocks, nprog):
-            w = tl.load(words_ptr + i * BLOCK + tl.arange(0, BLOCK))
-            if ONE_CALL:
-                local += tl.histogram(_byte_planes(w), BINS)
-            else:  # one call per byte plane: four times the fixed cost
-                local += tl.histogram(w & 0xFF, BINS)
-                local += tl.histogram((w >> 8) & 0xFF, BINS)
-                local += tl.histogram((w >> 16) & 0xFF, BINS)
-                local += tl.histogram((w >> 24) & 0xFF, BINS)
+    for i in range(pid, n_words // BLOCK, nprog):
+        w = tl.load(words_ptr + i * BLOCK + tl.arange(0, BLOCK))
+        local += tl.histogram(_byte_planes(w, REPLICAS), BINS * REPLICAS)
     if pid == nprog - 1:
         offsets = (n_words // BLOCK) * BLOCK + tl.arange(0, BLOCK)
         in_range = offsets < n_words
         w = tl.load(words_ptr + offsets, mask=in_range, other=0)
-        local += tl.histogram(_byte_planes(w), BINS, mask=tl.reshape(tl.join(tl.join(in_range, in_range),
-                                                                            tl.join(in_range, in_range)),
-                                                                    [4 * BLOCK]))
+        four = tl.join(tl.join(in_range, in_range), tl.join(in_range, in_range))  # as _byte_planes lays them out
+        local += tl.histogram(_byte_planes(w, REPLICAS), BINS * REPLICAS, mask=tl.reshape(four, [4 * BLOCK]))
         tail = n_words * 4 + tl.arange(0, 4)  # the bytes after the last whole word
         last = tl.load(data_ptr + tail, mask=tail < n, other=0).to(tl.int32)
-        local += tl.histogram(last, BINS, mask=tail < n)
-    tl.atomic_add(bins_ptr + tl.arange(0, BINS), local)
+        local += tl.histogram(last * REPLICAS, BINS * REPLICAS, mask=tail < n)
+    counts = tl.sum(tl.reshape(local, [BINS, REPLICAS]), axis=1)  # the copies of each bin, added
+    tl.atomic_add(bins_ptr + tl.arange(0, BINS), counts)
 
 
-CONFIGS = [triton.Config({"BLOCK": block, "PROGRAMS_PER_SM": per_sm}, num_warps=warps)
-           for block, warps in ((2048, 8), (4096, 8), (4096, 16), (8192, 16))
-           for per_sm in (2, 4)]
+# (BLOCK words, warps, programs per SM, copies of the bins): each copy costs registers, so the
+# programs per SM follow from what fits (80 registers a thread at 4096 x 8 warps x 32 copies)
+CONFIGS = [triton.Config({"BLOCK": block, "PROGRAMS_PER_SM": per_sm, "REPLICAS": copies}, num_warps=warps)
+           for block, warps, per_sm, copies in ((4096, 8, 3, 32), (8192, 16, 2, 32), (4096, 8, 4, 8), (8192, 16, 2, 16))]
 tuned_histogram = triton.autotune(CONFIGS, key=["n"], reset_to_zero=["bins_ptr"])(histogram_kernel)
 
 
@@ -85,7 +74,8 @@ def launch(data: torch.Tensor, bins: torch.Tensor) -> None:
     n = data.numel()
     words = as_words(data)
     if not data.is_cuda:  # the interpreter: one fixed configuration, a few programs
-        histogram_kernel[(4,)](words, data, bins, n, BLOCK=1024, BINS=256, PROGRAMS_PER_SM=1, num_warps=8)
+        histogram_kernel[(4,)](words, data, bins, n, BLOCK=1024, BINS=256, PROGRAMS_PER_SM=1, REPLICAS=32,
+                               num_warps=8)
         return
     sms = torch.cuda.get_device_properties(data.device).multi_processor_count
     grid = lambda meta: (sms * meta["PROGRAMS_PER_SM"],)  # noqa: E731

@@ -33,6 +33,9 @@
 #ifndef SCAN_EPOCH
 #define SCAN_EPOCH 0
 #endif
+#ifndef SCAN_EARLY
+#define SCAN_EARLY 0
+#endif
 #ifndef SCAN_TRIES
 #define SCAN_TRIES 5
 #endif
@@ -204,87 +207,113 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
   }
 }
 
-// The same scan with a resident grid: each block loops over tiles, and while it scans, looks back
-// and writes one tile, the copies of its next tile are already in flight, so the memory system
-// is not idle while blocks wait on their predecessors. Each thread keeps the vectors of its
-// current tile in registers, which frees its slots of the staging buffer for the next tile at
-// once (every thread copies and reads only its own slots, so no barrier guards the reuse). The
-// next tile index is taken from the counter one tile ahead, so its atomic latency is hidden too.
-// A block only ever waits on tiles below its current one, and every tile below the lowest
-// unfinished one is finished, so the lowest unfinished tile always progresses.
-template <int THREADS, int ROWS>
-__device__ void stage_tile(int4* stage, const int4* __restrict__ in4, const int* __restrict__ in, long tile, long n) {
-  constexpr int TILE = THREADS * ROWS * 4;
-  const long base = tile * TILE;
-  const bool full = base + TILE <= n;
-#pragma unroll
-  for (int r = 0; r < ROWS; ++r) {
-    int slot = r * THREADS + threadIdx.x;
-    long e = base + (long)slot * 4;
-    if (full) {
-      copy_async_16(&stage[slot], &in4[e / 4]);
-    } else {
-      stage[slot] = make_int4(e < n ? in[e] : 0, e + 1 < n ? in[e + 1] : 0, e + 2 < n ? in[e + 2] : 0,
-                              e + 3 < n ? in[e + 3] : 0);
-    }
+// The same scan with one more warp per block that does the look-back while the other warps load
+// and scan the tile (SCAN_EARLY): the predecessors' words are read while the tile's bytes are
+// still on their way, instead of after them. The look-back warp also publishes the tile's
+// aggregate as soon as the scanning warps hand it over, so successors never wait for its look-back.
+__device__ bool post_aggregate(unsigned long long* status, long tile, unsigned epoch, volatile int* ready,
+                               volatile int* aggregate) {
+  int lane = threadIdx.x % 32, posted = 0;
+  if (lane == 0 && *ready) {
+    __threadfence_block();  // the aggregate was written before the flag
+    publish(&status[tile], AGGREGATE, epoch, *aggregate);
+    posted = 1;
   }
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  return __shfl_sync(FULL_MASK, posted, 0);
 }
 
-template <int THREADS, int ROWS, int MIN_BLOCKS>
-__global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4* __restrict__ in4,
-                                                                     const int* __restrict__ in,
-                                                                     int4* __restrict__ out4, int* __restrict__ out,
-                                                                     long n, unsigned long long* status,
-                                                                     unsigned* next_tile, unsigned* spare_counter,
-                                                                     unsigned epoch) {
-  constexpr int WARPS = THREADS / 32;
+__device__ int look_back_early(unsigned long long* status, long tile, unsigned epoch, volatile int* ready,
+                               volatile int* aggregate) {
+  int lane = threadIdx.x % 32;
+  int exclusive = 0;
+  bool posted = false;
+  for (long pred = tile - 1;; pred -= 32) {
+    long idx = pred - lane;
+    unsigned long long w = idx >= 0 ? peek(&status[idx]) : status_word(PREFIX, epoch, 0);
+    while (__any_sync(FULL_MASK, kind_of(w, epoch) == 0)) {
+      if (!posted) posted = post_aggregate(status, tile, epoch, ready, aggregate);
+      if (kind_of(w, epoch) == 0) {
+#if SCAN_BACKOFF_NS > 0
+        __nanosleep(SCAN_BACKOFF_NS);
+#endif
+        w = peek(&status[idx]);
+      }
+    }
+    unsigned prefixes = __ballot_sync(FULL_MASK, kind_of(w, epoch) == PREFIX);
+    int v = (int)(unsigned)w;
+    if (prefixes) {
+      int nearest = __ffs(prefixes) - 1;
+      return exclusive + __reduce_add_sync(FULL_MASK, lane <= nearest ? v : 0);
+    }
+    exclusive += __reduce_add_sync(FULL_MASK, v);
+  }
+}
+
+template <int THREADS, int ROWS>
+__global__ __launch_bounds__(THREADS + 32) void scan_early_look_back(const int4* __restrict__ in4,
+                                                                    const int* __restrict__ in,
+                                                                    int4* __restrict__ out4, int* __restrict__ out,
+                                                                    long n, unsigned long long* status,
+                                                                    unsigned* next_tile, unsigned* spare_counter,
+                                                                    unsigned epoch) {
+  constexpr int WARPS = THREADS / 32;  // scanning warps; warp WARPS looks back
   constexpr int TILE = THREADS * ROWS * 4;
   constexpr int PER_LANE = ROWS * WARPS / 32;
   static_assert(PER_LANE * 32 == ROWS * WARPS, "ROWS x WARPS must be a multiple of 32");
-  extern __shared__ int4 stage[];  // THREADS * ROWS vectors: the next tile, landing
+  extern __shared__ int4 stage[];
   __shared__ int warp_totals[ROWS * WARPS];
-  __shared__ long tile_shared, next_shared;  // the first tile; the next one (rewritten per tile)
+  __shared__ long tile_shared;
   __shared__ int tile_prefix;
+  __shared__ volatile int aggregate_shared, aggregate_ready;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const long tiles = (n + TILE - 1) / TILE;
   if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
-  if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
+  if (threadIdx.x == 0) {
+    tile_shared = atomicAdd(next_tile, 1u);
+    aggregate_ready = 0;
+  }
   __syncthreads();
-  long tile = tile_shared;
-  if (tile < tiles) stage_tile<THREADS, ROWS>(stage, in4, in, tile, n);
-  unsigned ahead = 0;  // thread 0: the tile after the current one, asked for one tile early
-  if (threadIdx.x == 0) ahead = atomicAdd(next_tile, 1u);
-  while (tile < tiles) {
-    asm volatile("cp.async.wait_group 0;" ::: "memory");  // this thread's copies of `tile` landed
-    int4 v[ROWS];
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) v[r] = stage[r * THREADS + threadIdx.x];
-    if (threadIdx.x == 0) next_shared = ahead;
-    __syncthreads();  // the next index is visible; last tile's readers of warp_totals are done
-    const long next = next_shared;
-    if (next < tiles) {
-      stage_tile<THREADS, ROWS>(stage, in4, in, next, n);  // into the slots just read
-      if (threadIdx.x == 0) ahead = atomicAdd(next_tile, 1u);
+  const long tile = tile_shared;
+  const long base = tile * TILE;
+  const bool full = base + TILE <= n;
+  int incl[ROWS];
+  if (warp == WARPS) {
+    int before = tile == 0 ? 0 : look_back_early(status, tile, epoch, &aggregate_ready, &aggregate_shared);
+    if (lane == 0) {
+      while (!aggregate_ready) {
+      }
+      __threadfence_block();
+      publish(&status[tile], PREFIX, epoch, before + aggregate_shared);
+      tile_prefix = before;
     }
-    int incl[ROWS];
+  } else {
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-      incl[r] = warp_inclusive_scan((v[r].x + v[r].y) + (v[r].z + v[r].w));
+      int slot = r * THREADS + threadIdx.x;
+      long e = base + (long)slot * 4;
+      if (full) {
+        copy_async_16(&stage[slot], &in4[e / 4]);
+      } else {
+        stage[slot] = make_int4(e < n ? in[e] : 0, e + 1 < n ? in[e + 1] : 0, e + 2 < n ? in[e + 2] : 0,
+                                e + 3 < n ? in[e + 3] : 0);
+      }
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      int4 v = stage[r * THREADS + threadIdx.x];
+      incl[r] = warp_inclusive_scan((v.x + v.y) + (v.z + v.w));
       if (lane == 31) warp_totals[r * WARPS + warp] = incl[r];
     }
-    __syncthreads();
+    asm volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory");  // the scanning warps only
     if (warp == 0) {
       int t[PER_LANE], s = 0;
 #pragma unroll
       for (int j = 0; j < PER_LANE; ++j) s += (t[j] = warp_totals[lane * PER_LANE + j]);
       int lane_incl = warp_inclusive_scan(s);
-      int aggregate = __shfl_sync(FULL_MASK, lane_incl, 31);
-      if (lane == 0) publish(&status[tile], tile == 0 ? PREFIX : AGGREGATE, epoch, aggregate);
-      int before = tile == 0 ? 0 : look_back(status, tile, epoch);
-      if (lane == 0) {
-        if (tile > 0) publish(&status[tile], PREFIX, epoch, before + aggregate);
-        tile_prefix = before;
+      if (lane == 31) {
+        aggregate_shared = lane_incl;
+        __threadfence_block();
+        aggregate_ready = 1;  // to the look-back warp
       }
       int run = lane_incl - s;
 #pragma unroll
@@ -293,26 +322,25 @@ __global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_resident(const int4*
         run += t[j];
       }
     }
-    __syncthreads();
+  }
+  __syncthreads();
+  if (warp < WARPS) {
     const int prefix = tile_prefix;
-    const long base = tile * TILE;
-    const bool full = base + TILE <= n;
 #pragma unroll
     for (int r = 0; r < ROWS; ++r) {
-      int4 x = v[r];
-      int add = prefix + warp_totals[r * WARPS + warp] + incl[r] - ((x.x + x.y) + (x.z + x.w));
-      x.x += add; x.y += x.x; x.z += x.y; x.w += x.z;
+      int4 v = stage[r * THREADS + threadIdx.x];
+      int add = prefix + warp_totals[r * WARPS + warp] + incl[r] - ((v.x + v.y) + (v.z + v.w));
+      v.x += add; v.y += v.x; v.z += v.y; v.w += v.z;
       long e = base + (long)(r * THREADS + threadIdx.x) * 4;
       if (full) {
-        store_out(&out4[e / 4], x);
+        store_out(&out4[e / 4], v);
       } else {
-        if (e < n) out[e] = x.x;
-        if (e + 1 < n) out[e + 1] = x.y;
-        if (e + 2 < n) out[e + 2] = x.z;
-        if (e + 3 < n) out[e + 3] = x.w;
+        if (e < n) out[e] = v.x;
+        if (e + 1 < n) out[e + 1] = v.y;
+        if (e + 2 < n) out[e + 2] = v.z;
+        if (e + 3 < n) out[e + 3] = v.w;
       }
     }
-    tile = next;
   }
 }
 
@@ -321,7 +349,7 @@ struct Variant {
   int threads, tile;
   size_t smem;
   void (*kernel)(const int4*, const int*, int4*, int*, long, unsigned long long*, unsigned*, unsigned*, unsigned);
-  int resident_blocks;  // 0: one block per tile; else the grid size of the resident kernel
+  int launch_threads;  // THREADS, or THREADS + 32 with a look-back warp
 };
 
 template <int THREADS, int ROWS>
@@ -329,17 +357,15 @@ Variant variant(const char* name) {
   auto k = scan_single_pass<THREADS, ROWS>;
   size_t smem = (size_t)THREADS * ROWS * sizeof(int4);
   CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  return {name, THREADS, THREADS * ROWS * 4, smem, k, 0};
+  return {name, THREADS, THREADS * ROWS * 4, smem, k, THREADS};
 }
 
-template <int THREADS, int ROWS, int MIN_BLOCKS>
-Variant resident(const char* name) {
-  auto k = scan_resident<THREADS, ROWS, MIN_BLOCKS>;
+template <int THREADS, int ROWS>
+Variant early(const char* name) {
+  auto k = scan_early_look_back<THREADS, ROWS>;
   size_t smem = (size_t)THREADS * ROWS * sizeof(int4);
   CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  int per_sm = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, THREADS, smem));
-  return {name, THREADS, THREADS * ROWS * 4, smem, k, std::max(per_sm, 1) * harness::sm_count()};
+  return {name, THREADS, THREADS * ROWS * 4, smem, k, THREADS + 32};
 }
 
 int main(int argc, char** argv) {
@@ -348,10 +374,13 @@ int main(int argc, char** argv) {
   int* in = harness::to_device(harness::read<int>(args, "x", n));
   int* out = harness::poisoned<int>(n);
   Variant variants[] = {variant<512, 4>("512x4"), variant<256, 8>("256x8"), variant<256, 16>("256x16"),
-                        variant<128, 16>("128x16"), variant<512, 8>("512x8"),
-                        resident<256, 8, 4>("resident 256x8"), resident<512, 4, 3>("resident 512x4"),
-                        resident<512, 8, 2>("resident 512x8"), resident<256, 16, 2>("resident 256x16"),
-                        resident<128, 16, 4>("resident 128x16"), resident<256, 4, 6>("resident 256x4")};
+                        variant<128, 16>("128x16"), variant<512, 8>("512x8"), variant<384, 8>("384x8"),
+                        variant<512, 6>("512x6"), variant<256, 12>("256x12"),
+#if SCAN_EARLY
+                        early<512, 8>("early 512x8"), early<256, 16>("early 256x16"), early<384, 8>("early 384x8"),
+                        early<512, 6>("early 512x6"),
+#endif
+  };
   long max_tiles = (n + 2047) / 2048 + 1;
   // one status word per tile, then the tile counter (zeroed with the words before each launch),
   // or with SCAN_EPOCH two counters after the largest tile count: each launch zeroes the other
@@ -365,14 +394,14 @@ int main(int argc, char** argv) {
   auto launcher = [&](const Variant& v) {
     return [&, v] {
       long tiles = (n + v.tile - 1) / v.tile;
-      long grid = v.resident_blocks ? std::min<long>(v.resident_blocks, tiles) : tiles;
+      long grid = tiles;
       if (SCAN_EPOCH) {
         ++epoch;
-        v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+        v.kernel<<<grid, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
                                                counters + (epoch & 1), counters + ((epoch + 1) & 1), epoch);
       } else {
         CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
-        v.kernel<<<grid, v.threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+        v.kernel<<<grid, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
                                                reinterpret_cast<unsigned*>(status + tiles), nullptr, 0);
       }
     };
