@@ -47,11 +47,12 @@ VARIANTS = {
              ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1"],
              ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1", "-DSCAN_BLOCK_ORDER=1"]],
 }
-# (BLOCK in int32 words, num_warps, programs per SM, copies of the bins)
+# (BLOCK in int32 words, num_warps, programs per SM, copies of the bins, words per lane assumed)
 TRITON_VARIANTS = {
-    "histogram": [(4096, 8, 4, 1), (8192, 16, 4, 1),
-                  (2048, 8, 3, 32), (4096, 8, 2, 32), (4096, 8, 3, 32), (4096, 16, 2, 32), (8192, 16, 2, 32),
-                  (4096, 8, 4, 8), (8192, 16, 2, 8), (4096, 8, 4, 16), (8192, 16, 2, 16)],
+    "histogram": [(4096, 8, 4, 1, 4), (8192, 16, 4, 1, 4),
+                  (2048, 8, 3, 32, 4), (4096, 8, 2, 32, 4), (4096, 8, 3, 32, 4), (4096, 16, 2, 32, 4),
+                  (8192, 16, 2, 32, 4), (4096, 8, 3, 32, 1), (8192, 16, 2, 32, 1),
+                  (4096, 8, 4, 8, 4), (8192, 16, 2, 8, 4), (4096, 8, 4, 16, 4), (8192, 16, 2, 16, 4)],
 }
 # (launch function of scan_triton.py, BLOCK, num_warps)
 TRITON_SCAN_VARIANTS = [("launch_scan_then_add", 4096, 8)] + [
@@ -171,12 +172,13 @@ def triton_rows(name: str, device: tools.Device, copy: dict, rng: np.random.Gene
         out.append({"example": name, "backend": "triton", "variant": label, "ms": ms, "value": value, "unit": unit,
                     "ratio_to_cuda": value / cuda_value, "ratio_to_copy": value / copy["value"], "check": ok})
 
-    for block, warps, per_sm, copies in TRITON_VARIANTS[name]:
-        def fn(block=block, warps=warps, per_sm=per_sm, copies=copies) -> None:
+    for block, warps, per_sm, copies, lane_words in TRITON_VARIANTS[name]:
+        def fn(block=block, warps=warps, per_sm=per_sm, copies=copies, lane_words=lane_words) -> None:
             bins.zero_()
             module.histogram_kernel[(sms * per_sm,)](words, data, bins, n, BLOCK=block, BINS=256,
-                                                     PROGRAMS_PER_SM=per_sm, REPLICAS=copies, num_warps=warps)
-        measure(f"BLOCK={block} warps={warps} per_sm={per_sm} copies={copies}", fn)
+                                                     PROGRAMS_PER_SM=per_sm, REPLICAS=copies, LANE_WORDS=lane_words,
+                                                     num_warps=warps)
+        measure(f"BLOCK={block} warps={warps} per_sm={per_sm} copies={copies} lane_words={lane_words}", fn)
     measure("(the example's launch: autotuned)", lambda: module.launch(data, bins))
     return out
 

@@ -18,12 +18,13 @@ import triton.language as tl
 
 
 @triton.jit
-def _byte_planes(w, REPLICAS: tl.constexpr):
+def _byte_planes(w, REPLICAS: tl.constexpr, LANE_WORDS: tl.constexpr):
     """The four bytes of each int32 word as bin numbers, one tensor of four times the length.
-    With REPLICAS > 1, byte b of word e counts into bin b * REPLICAS + e % REPLICAS: consecutive
-    words (neighbouring lanes) count into different copies of the bins, which sit in different
-    shared-memory banks, so a warp's increments neither conflict nor collide."""
-    copy = tl.arange(0, w.shape[0]) % REPLICAS
+    With REPLICAS > 1, byte b of word e counts into bin b * REPLICAS + (e // LANE_WORDS) % REPLICAS.
+    A lane holds LANE_WORDS consecutive words (4: one 16-byte load), so neighbouring lanes count
+    into different copies of the bins, which sit in different shared-memory banks: a warp's
+    increments neither conflict nor collide."""
+    copy = (tl.arange(0, w.shape[0]) // LANE_WORDS) % REPLICAS
     low = tl.join((w & 0xFF) * REPLICAS + copy, ((w >> 8) & 0xFF) * REPLICAS + copy)
     high = tl.join(((w >> 16) & 0xFF) * REPLICAS + copy, ((w >> 24) & 0xFF) * REPLICAS + copy)
     planes = tl.join(low, high)
@@ -32,20 +33,20 @@ def _byte_planes(w, REPLICAS: tl.constexpr):
 
 @triton.jit
 def histogram_kernel(words_ptr, data_ptr, bins_ptr, n, BLOCK: tl.constexpr, BINS: tl.constexpr,
-                     PROGRAMS_PER_SM: tl.constexpr, REPLICAS: tl.constexpr = 1):
+                     PROGRAMS_PER_SM: tl.constexpr, REPLICAS: tl.constexpr = 1, LANE_WORDS: tl.constexpr = 4):
     pid = tl.program_id(0)
     nprog = tl.num_programs(0)
     local = tl.zeros([BINS * REPLICAS], dtype=tl.int32)
     n_words = n // 4
     for i in range(pid, n_words // BLOCK, nprog):
         w = tl.load(words_ptr + i * BLOCK + tl.arange(0, BLOCK))
-        local += tl.histogram(_byte_planes(w, REPLICAS), BINS * REPLICAS)
+        local += tl.histogram(_byte_planes(w, REPLICAS, LANE_WORDS), BINS * REPLICAS)
     if pid == nprog - 1:
         offsets = (n_words // BLOCK) * BLOCK + tl.arange(0, BLOCK)
         in_range = offsets < n_words
         w = tl.load(words_ptr + offsets, mask=in_range, other=0)
         four = tl.join(tl.join(in_range, in_range), tl.join(in_range, in_range))  # as _byte_planes lays them out
-        local += tl.histogram(_byte_planes(w, REPLICAS), BINS * REPLICAS, mask=tl.reshape(four, [4 * BLOCK]))
+        local += tl.histogram(_byte_planes(w, REPLICAS, LANE_WORDS), BINS * REPLICAS, mask=tl.reshape(four, [4 * BLOCK]))
         tail = n_words * 4 + tl.arange(0, 4)  # the bytes after the last whole word
         last = tl.load(data_ptr + tail, mask=tail < n, other=0).to(tl.int32)
         local += tl.histogram(last * REPLICAS, BINS * REPLICAS, mask=tail < n)
