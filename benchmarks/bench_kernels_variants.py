@@ -45,7 +45,8 @@ VARIANTS = {
              ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_ONLY=9"],
              ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_BACKOFF_NS=200"],
              ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1"],
-             ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1", "-DSCAN_BLOCK_ORDER=1"]],
+             ["-DSCAN_TRIES=10", "-DSCAN_EPOCH=1", "-DSCAN_STREAM_STORES=1", "-DSCAN_BLOCK_ORDER=1"],
+             ["-DSCAN_TRIES=10", "-DSCAN_EARLY=1", "-DSCAN_EPOCH=1", "-DSCAN_BLOCK_ORDER=1"]],
 }
 # (BLOCK in int32 words, num_warps, programs per SM, copies of the bins, words per lane assumed)
 TRITON_VARIANTS = {

@@ -268,7 +268,11 @@ __global__ __launch_bounds__(THREADS + 32) void scan_early_look_back(const int4*
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
   if (threadIdx.x == 0) {
+#if SCAN_BLOCK_ORDER
+    tile_shared = blockIdx.x;  // the measuring knob, as in scan_single_pass
+#else
     tile_shared = atomicAdd(next_tile, 1u);
+#endif
     aggregate_ready = 0;
   }
   __syncthreads();
