@@ -2,15 +2,16 @@
 histogram of its blocks in registers with `tl.histogram`, then merges it into the global bins
 with one vector of atomic adds, the Triton form of "count privately, merge atomically".
 
-The bytes are read as int32 words, four bytes per lane (a byte-typed load would cost one load
-and its 64-bit address arithmetic per byte), and split with shifts and masks. On the GPU a
-tl.histogram call clears a histogram in shared memory, counts into it with one shared-memory
-increment per value and reads it back, with barriers in between, so its fixed cost is paid per
-call: the four byte planes of a block are joined into one tensor and counted by one call, the
-blocks are large, full blocks are counted without a mask, and only the last program counts the
-ragged tail (whole words, then the last n % 4 bytes). On a GPU the block size, warps and
-programs per SM are tuned once per size by triton.autotune, which zeroes the bins before each
-trial."""
+The bytes are read as int32 words (16-byte loads, four words per lane) and split with shifts and
+masks; the four byte planes of a block are joined into one tensor and counted by one call. On
+the GPU a tl.histogram call clears a histogram in shared memory, counts into it with one
+shared-memory increment per value and reads it back, with barriers in between. With one copy of
+the 256 bins the increments of a warp land on random banks and collide; with REPLICAS copies
+interleaved (bin b of copy c at b * REPLICAS + c), each lane counts into its own copy, so a
+warp's 32 increments go to 32 different banks, and the copies are added once at the end. Full
+blocks are counted without a mask; only the last program counts the ragged tail (whole words,
+then the last n % 4 bytes). On a GPU the configuration (block, warps, programs per SM, copies)
+is tuned once per size by triton.autotune, which zeroes the bins before each trial."""
 
 import torch
 import triton
@@ -54,10 +55,14 @@ def histogram_kernel(words_ptr, data_ptr, bins_ptr, n, BLOCK: tl.constexpr, BINS
     tl.atomic_add(bins_ptr + tl.arange(0, BINS), counts)
 
 
-# (BLOCK words, warps, programs per SM, copies of the bins): each copy costs registers, so the
-# programs per SM follow from what fits (80 registers a thread at 4096 x 8 warps x 32 copies)
-CONFIGS = [triton.Config({"BLOCK": block, "PROGRAMS_PER_SM": per_sm, "REPLICAS": copies}, num_warps=warps)
-           for block, warps, per_sm, copies in ((4096, 8, 3, 32), (8192, 16, 2, 32), (4096, 8, 4, 8), (8192, 16, 2, 16))]
+# (BLOCK words, warps, programs per SM, copies of the bins, words per lane): each copy costs
+# registers (80 a thread at 4096 words, 8 warps, 32 copies), so the programs per SM follow from
+# what fits; one copy is the plain tl.histogram, for comparison
+CONFIGS = [triton.Config({"BLOCK": block, "PROGRAMS_PER_SM": per_sm, "REPLICAS": copies, "LANE_WORDS": lane_words},
+                         num_warps=warps)
+           for block, warps, per_sm, copies, lane_words in ((4096, 8, 3, 32, 4), (8192, 16, 2, 32, 4),
+                                                            (4096, 8, 3, 32, 1), (4096, 8, 4, 8, 4),
+                                                            (8192, 16, 2, 16, 4), (8192, 16, 4, 1, 4))]
 tuned_histogram = triton.autotune(CONFIGS, key=["n"], reset_to_zero=["bins_ptr"])(histogram_kernel)
 
 

@@ -10,31 +10,19 @@
 // while the copies fly), so a block's tile can be larger than its registers, and each thread
 // then reads back only the vectors it copied itself (no barrier needed). Row r of a tile is
 // int4 r * THREADS + t; warps scan the per-thread sums with shuffle-up steps, warp 0 scans the
-// ROWS x WARPS warp totals. A tile's status word packs a flag and the value in 64 bits, so one
-// relaxed load or store moves both together. Several tile shapes are compiled; the program times
-// each once on the real input and keeps the fastest, and reports which.
+// ROWS x WARPS warp totals. A tile's status word packs the launch's epoch, a kind and the value
+// in 64 bits, so one relaxed load or store moves them together, and no memset is needed between
+// launches. A second kernel adds a warp that looks back while the others are still loading.
+// Several tile shapes of both are compiled; the program times each on the real input, checks
+// each one's output against the first shape's on the device, keeps the fastest that agrees,
+// and reports which.
 #include "../../common/harness.cuh"
 
-#ifndef SCAN_BACKOFF_NS
-#define SCAN_BACKOFF_NS 0
-#endif
 #ifndef SCAN_ONLY
-#define SCAN_ONLY -1
-#endif
-#ifndef SCAN_STREAM_STORES
-#define SCAN_STREAM_STORES 0
-#endif
-#ifndef SCAN_L2_PREFETCH
-#define SCAN_L2_PREFETCH 0
-#endif
-#ifndef SCAN_BLOCK_ORDER
-#define SCAN_BLOCK_ORDER 0
-#endif
-#ifndef SCAN_EPOCH
-#define SCAN_EPOCH 0
+#define SCAN_ONLY -1  // >= 0: time that shape alone (the tuning sweep checks each shape this way)
 #endif
 #ifndef SCAN_EARLY
-#define SCAN_EARLY 0
+#define SCAN_EARLY 1  // 0: leave out the shapes with a look-back warp
 #endif
 #ifndef SCAN_TRIES
 #define SCAN_TRIES 5
@@ -42,9 +30,8 @@
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 // A status word: the value in the low 32 bits; above it the kind (bits 32-33: 0 nothing yet, 1 the
-// tile's aggregate, 2 its inclusive prefix) and the launch's epoch (bits 34-63). With the words
-// zeroed before every launch the epoch is 0; with SCAN_EPOCH each launch has its own epoch, words
-// of earlier launches read as "nothing yet", and no memset is needed between launches.
+// tile's aggregate, 2 its inclusive prefix) and the launch's epoch (bits 34-63, counting from 1).
+// Words of earlier launches read as "nothing yet", so the words are zeroed once, not per launch.
 constexpr unsigned AGGREGATE = 1, PREFIX = 2;
 
 __device__ __forceinline__ unsigned long long status_word(unsigned kind, unsigned epoch, int value) {
@@ -77,24 +64,10 @@ __device__ unsigned long long peek(const unsigned long long* word) {
   return w;
 }
 
-// The output is written once and not read again here: streaming stores (evict-first) are a knob.
-__device__ __forceinline__ void store_out(int4* p, int4 v) {
-#if SCAN_STREAM_STORES
-  __stcs(p, v);
-#else
-  *p = v;
-#endif
-}
-
 // 16 bytes from global to shared memory without passing through registers (sm_80 and later).
 __device__ void copy_async_16(int4* smem, const int4* gmem) {
   unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-#if SCAN_L2_PREFETCH
-  // ask L2 to fetch the whole 256-byte sector group from DRAM with the first request
-  asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(dst), "l"(gmem) : "memory");
-#else
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(gmem) : "memory");
-#endif
 }
 
 // Warp 0: the sum of every element before tile `tile`, from the predecessors' status words,
@@ -106,12 +79,7 @@ __device__ int look_back(const unsigned long long* status, long tile, unsigned e
     long idx = pred - lane;
     unsigned long long w = idx >= 0 ? peek(&status[idx]) : status_word(PREFIX, epoch, 0);  // before tile 0
     while (__any_sync(FULL_MASK, kind_of(w, epoch) == 0))  // some predecessor has not published yet
-      if (kind_of(w, epoch) == 0) {
-#if SCAN_BACKOFF_NS > 0
-        __nanosleep(SCAN_BACKOFF_NS);  // fewer polls of L2 while the data streams through it
-#endif
-        w = peek(&status[idx]);
-      }
+      if (kind_of(w, epoch) == 0) w = peek(&status[idx]);
     unsigned prefixes = __ballot_sync(FULL_MASK, kind_of(w, epoch) == PREFIX);
     int v = (int)(unsigned)w;
     if (prefixes) {
@@ -137,16 +105,10 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
   __shared__ long tile_shared;
   __shared__ int tile_prefix;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
-#if SCAN_BLOCK_ORDER
-  // a measuring knob: trust the hardware to start blocks in index order (no counter round trip)
-  const long tile = blockIdx.x;
-  (void)tile_shared;
-#else
+  if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
   if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
   __syncthreads();
   const long tile = tile_shared;
-#endif
   const long base = tile * TILE;
   const bool full = base + TILE <= n;
 #pragma unroll
@@ -197,7 +159,7 @@ __global__ __launch_bounds__(THREADS) void scan_single_pass(const int4* __restri
     v.x += add; v.y += v.x; v.z += v.y; v.w += v.z;  // add the offset, then scan inside the vector
     long e = base + (long)(r * THREADS + threadIdx.x) * 4;
     if (full) {
-      store_out(&out4[e / 4], v);
+      out4[e / 4] = v;
     } else {
       if (e < n) out[e] = v.x;
       if (e + 1 < n) out[e + 1] = v.y;
@@ -232,12 +194,7 @@ __device__ int look_back_early(unsigned long long* status, long tile, unsigned e
     unsigned long long w = idx >= 0 ? peek(&status[idx]) : status_word(PREFIX, epoch, 0);
     while (__any_sync(FULL_MASK, kind_of(w, epoch) == 0)) {
       if (!posted) posted = post_aggregate(status, tile, epoch, ready, aggregate);
-      if (kind_of(w, epoch) == 0) {
-#if SCAN_BACKOFF_NS > 0
-        __nanosleep(SCAN_BACKOFF_NS);
-#endif
-        w = peek(&status[idx]);
-      }
+      if (kind_of(w, epoch) == 0) w = peek(&status[idx]);
     }
     unsigned prefixes = __ballot_sync(FULL_MASK, kind_of(w, epoch) == PREFIX);
     int v = (int)(unsigned)w;
@@ -266,13 +223,9 @@ __global__ __launch_bounds__(THREADS + 32) void scan_early_look_back(const int4*
   __shared__ int tile_prefix;
   __shared__ volatile int aggregate_shared, aggregate_ready;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  if (spare_counter && blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
+  if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
   if (threadIdx.x == 0) {
-#if SCAN_BLOCK_ORDER
-    tile_shared = blockIdx.x;  // the measuring knob, as in scan_single_pass
-#else
     tile_shared = atomicAdd(next_tile, 1u);
-#endif
     aggregate_ready = 0;
   }
   __syncthreads();
@@ -337,7 +290,7 @@ __global__ __launch_bounds__(THREADS + 32) void scan_early_look_back(const int4*
       v.x += add; v.y += v.x; v.z += v.y; v.w += v.z;
       long e = base + (long)(r * THREADS + threadIdx.x) * 4;
       if (full) {
-        store_out(&out4[e / 4], v);
+        out4[e / 4] = v;
       } else {
         if (e < n) out[e] = v.x;
         if (e + 1 < n) out[e + 1] = v.y;
@@ -372,6 +325,16 @@ Variant early(const char* name) {
   return {name, THREADS, THREADS * ROWS * 4, smem, k, THREADS + 32};
 }
 
+// Counts the elements where a and b differ (one atomic per block that found any).
+__global__ void count_mismatches(const int* __restrict__ a, const int* __restrict__ b, long n,
+                                 unsigned long long* count) {
+  unsigned long long local = 0;
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    local += a[i] != b[i];
+  local = __reduce_add_sync(FULL_MASK, (unsigned)local);
+  if (threadIdx.x % 32 == 0 && local) atomicAdd(count, local);
+}
+
 int main(int argc, char** argv) {
   auto args = harness::parse(argc, argv, 1, "N");
   long n = args.sizes[0];
@@ -385,9 +348,9 @@ int main(int argc, char** argv) {
                         early<512, 6>("early 512x6"),
 #endif
   };
+  // one status word per tile of the smallest tiles, then two tile counters: each launch uses one
+  // and zeroes the other for the next launch
   long max_tiles = (n + 2047) / 2048 + 1;
-  // one status word per tile, then the tile counter (zeroed with the words before each launch),
-  // or with SCAN_EPOCH two counters after the largest tile count: each launch zeroes the other
   unsigned long long* status = nullptr;
   size_t status_bytes = max_tiles * sizeof(unsigned long long) + 2 * sizeof(unsigned);
   CHECK(cudaMalloc(&status, status_bytes));
@@ -397,38 +360,52 @@ int main(int argc, char** argv) {
   auto* in4 = reinterpret_cast<const int4*>(in);
   auto launcher = [&](const Variant& v) {
     return [&, v] {
+      ++epoch;
       long tiles = (n + v.tile - 1) / v.tile;
-      long grid = tiles;
-      if (SCAN_EPOCH) {
-        ++epoch;
-        v.kernel<<<grid, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
-                                               counters + (epoch & 1), counters + ((epoch + 1) & 1), epoch);
-      } else {
-        CHECK(cudaMemsetAsync(status, 0, tiles * sizeof(unsigned long long) + sizeof(unsigned)));
-        v.kernel<<<grid, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
-                                               reinterpret_cast<unsigned*>(status + tiles), nullptr, 0);
-      }
+      v.kernel<<<tiles, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+                                                    counters + (epoch & 1), counters + ((epoch + 1) & 1), epoch);
     };
   };
-  // choose the tile shape on this input: the median of a few timed runs of each
+  // choose the tile shape on this input: the median of a few timed runs of each, among the shapes
+  // whose output equals the first shape's
+  int* reference = nullptr;
+  unsigned long long* mismatches = nullptr;
+  CHECK(cudaMalloc(&reference, n * sizeof(int)));
+  CHECK(cudaMalloc(&mismatches, sizeof(unsigned long long)));
   float best_ms = 1e30f;
-  std::string tried;
+  std::string tried, disagreed;
   int first = 0, last = (int)(sizeof(variants) / sizeof(variants[0]));
   if (SCAN_ONLY >= 0) first = SCAN_ONLY, last = SCAN_ONLY + 1;  // one shape: its output is the one checked
   int best = first;
   for (int i = first; i < last; ++i) {
+    CHECK(cudaMemset(out, 0xFF, n * sizeof(int)));
     float ms = harness::median_ms(launcher(variants[i]), SCAN_TRIES);
-    char part[64];
+    char part[80];
     std::snprintf(part, sizeof part, "%s\"%s\": %.4f", tried.empty() ? "" : ", ", variants[i].name, ms);
     tried += part;
+    unsigned long long wrong = 0;
+    if (i == first) {
+      CHECK(cudaMemcpy(reference, out, n * sizeof(int), cudaMemcpyDeviceToDevice));
+    } else {
+      CHECK(cudaMemset(mismatches, 0, sizeof(unsigned long long)));
+      count_mismatches<<<harness::sm_count() * 8, 256>>>(out, reference, n, mismatches);
+      CHECK_LAUNCH();
+      CHECK(cudaMemcpy(&wrong, mismatches, sizeof wrong, cudaMemcpyDeviceToHost));
+    }
+    if (wrong) {
+      disagreed += std::string(disagreed.empty() ? "\"" : ", \"") + variants[i].name + "\"";
+      continue;
+    }
     if (ms < best_ms) best_ms = ms, best = i;
   }
   CHECK(cudaMemset(out, 0xFF, n * sizeof(int)));  // poison again: the checked output is the chosen variant's
   float ms = harness::median_ms(launcher(variants[best]), args.iters);
   auto host = harness::to_host(out, n);
   harness::write(args, "y", host.data(), n);
-  std::string extra = std::string("\"tile_shape\": \"") + variants[best].name + "\", \"tried_ms\": {" + tried + "}";
+  std::string extra = std::string("\"tile_shape\": \"") + variants[best].name + "\", \"tried_ms\": {" + tried +
+                      "}, \"disagreed\": [" + disagreed + "]";
   harness::report(ms, extra.c_str());
   CHECK(cudaFree(in)); CHECK(cudaFree(out)); CHECK(cudaFree(status));
+  CHECK(cudaFree(reference)); CHECK(cudaFree(mismatches));
   return 0;
 }
