@@ -346,6 +346,150 @@ def tree_section(rev: Revision, smap: object, root: Path, files: int, lines: int
     print("  hipify-perl: not installed and not in any package registry reachable here; no ratio measured")
 
 
+
+# --- where a tree run's time goes, cold --------------------------------------------------------
+
+# Run in a fresh interpreter, as `xlate explain DIR --format json` runs: each stage's functions are
+# wrapped with a clock, and the stage times come back as one JSON line on stderr. The interpreter's
+# own start-up is the command's wall time minus the time this script saw.
+_STAGE_PROBE = r"""
+import sys, time, json
+t_start = time.perf_counter()
+stages = {}
+def clocked(owner, name, stage):
+    inner = getattr(owner, name)
+    def wrapper(*a, **k):
+        t0 = time.perf_counter()
+        try:
+            return inner(*a, **k)
+        finally:
+            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - t0
+    setattr(owner, name, wrapper)
+    return inner
+t0 = time.perf_counter()
+from xlate import explain, symbols
+from xlate.cuda import files, occurrences, parser
+stages["imports"] = time.perf_counter() - t0
+clocked(symbols, "load", "index load")
+clocked(files, "collect", "collect files")
+clocked(explain, "load_rules", "rules import")
+clocked(explain, "read_source", "read")
+clocked(parser, "parse", "parse")
+clocked(occurrences, "find_entries", "scan")
+clocked(explain, "run_rules", "rules")
+clocked(explain, "explain_path", "explain_path")
+explain.load_rules()
+for rule in explain.load_rules():  # each rule's own time, kept apart from the stage table
+    def check(view, _inner=rule.check, _code=rule.code):
+        t0 = time.perf_counter()
+        try:
+            return list(_inner(view))
+        finally:
+            stages["rule " + _code] = stages.get("rule " + _code, 0.0) + time.perf_counter() - t0
+    rule.check = check
+import xlate.render.json_ as json_
+inner_write = json_.write
+def write(*a, **k):
+    t0 = time.perf_counter()
+    inner_write(*a, **k)
+    stages["output"] = time.perf_counter() - t0
+json_.write = write
+import io, os
+out = open(os.devnull, "w")
+explain.quiet_gc()
+code = explain.run(sys.argv[1:], fmt="json", out=out, jobs=int(os.environ.get("PROBE_JOBS", "1")))
+out.close()
+stages["per file, other"] = stages.pop("explain_path", 0.0) - sum(stages.get(k, 0.0) for k in ("read", "parse", "scan", "rules")) 
+stages["script"] = time.perf_counter() - t_start
+print("STAGES " + json.dumps(stages), file=sys.stderr)
+"""
+
+STAGE_ORDER = ("interpreter", "imports", "index load", "collect files", "rules import", "read", "parse", "scan", "rules",
+               "per file, other", "output", "rest")
+
+
+def stage_profile(revisions: list[Revision], tree: Path, repeat: int) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]],
+                                                                      dict[str, float], float]:
+    """Per revision: median seconds per stage of a cold tree run and of each rule, and the median
+    wall time of the plain command; with the median of `python3 -c pass`, all alternating in this run."""
+    per: dict[str, dict[str, list[float]]] = {r.label: {k: [] for k in STAGE_ORDER} for r in revisions}
+    per_rule: dict[str, dict[str, list[float]]] = {r.label: {} for r in revisions}
+    walls: dict[str, list[float]] = {r.label: [] for r in revisions}
+    ref = []
+    for _ in range(repeat):
+        ref.append(timed([sys.executable, "-c", "pass"])[0])
+        for rev in revisions:
+            walls[rev.label].append(timed(rev.command("explain", str(tree), "--format", "json", "--jobs", "1"), rev.env())[0])
+            t0 = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", _STAGE_PROBE, str(tree)], env={**rev.env(), "PROBE_JOBS": "1"},
+                                  capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - t0
+            line = next((ln for ln in done.stderr.splitlines() if ln.startswith("STAGES ")), None)
+            if line is None:
+                raise SystemExit(f"stage probe failed: {done.stderr[-800:]}")
+            got = json.loads(line[7:])
+            rules = {k: got.pop(k) for k in list(got) if k.startswith("rule ")}
+            got["interpreter"] = wall - got.pop("script")
+            got["rest"] = wall - sum(got.values())
+            for k in STAGE_ORDER:
+                per[rev.label][k].append(got.get(k, 0.0))
+            for k, v in rules.items():
+                per_rule[rev.label].setdefault(k, []).append(v)
+    return ({lab: {k: med(v) for k, v in d.items()} for lab, d in per.items()},
+            {lab: {k: med(v) for k, v in d.items()} for lab, d in per_rule.items()},
+            {lab: med(v) for lab, v in walls.items()}, med(ref))
+
+
+def tree_profile_section(revisions: list[Revision], tree: Path, repeat: int) -> None:
+    from xlate.cuda.files import collect
+
+    targets, _ = collect([str(tree)])
+    size = sum(t.path.stat().st_size for t in targets)
+    print(f"\n## Where a cold tree run goes: `xlate explain DIR --format json --jobs 1` over {len(targets)} files, {size // 1024} KB "
+          f"({tree}), medians of {repeat} cold runs, stages clocked in the process, revisions alternating ({load()})")
+    stages, rules, walls, ref = stage_profile(revisions, tree, repeat)
+    labels = [r.label for r in revisions]
+    print("  " + f"{'stage':16s}" + "".join(f"{lab[:24]:>26s}" for lab in labels))
+    totals = {lab: sum(stages[lab].values()) for lab in labels}
+    for k in STAGE_ORDER:
+        print("  " + f"{k:16s}" + "".join(f"{stages[lab][k] * 1e3:12.1f} ms ({stages[lab][k] / totals[lab]:4.0%})     " for lab in labels))
+    print("  " + f"{'clocked run':16s}" + "".join(f"{totals[lab] * 1e3:12.1f} ms            " for lab in labels))
+    print("  " + f"{'plain command':16s}" + "".join(f"{walls[lab] * 1e3:12.1f} ms wall       " for lab in labels)
+          + f"; python3 -c pass {ref * 1e3:.0f} ms in the same run ({load()})")
+    for lab in labels:
+        top = sorted(rules[lab].items(), key=lambda kv: -kv[1])[:6]
+        print(f"  slowest rules, {lab}: " + ", ".join(f"{k[5:]} {v * 1e3:.1f} ms" for k, v in top))
+
+def split_section(rev: Revision, root: Path, repeat: int) -> None:
+    """Where spreading a tree over two processes starts to pay: cold commands over generated trees
+    of growing size, `--jobs 1` against `--jobs 2` (this process and one forked copy), alternating."""
+    from xlate import explain
+
+    print(f"\n## Break-even of the split: cold `xlate explain DIR --format json`, --jobs 1 against --jobs 2, medians of "
+          f"{repeat} alternating runs ({load()}; explain splits from {explain.SPLIT_MIN_BYTES // 1024} KB on)")
+    for kb in (16, 32, 48, 64, 128, 256):
+        tree = root / f"split-{kb}"
+        files = 8
+        for k in range(files):
+            (tree / f"f{k}.cu").parent.mkdir(parents=True, exist_ok=True)
+            text = make_file(1, k)
+            while len(text) < kb * 1024 // files:
+                text += BLOCK.format(i=f"{k}_{len(text)}")
+            (tree / f"f{k}.cu").write_text(text)
+        size = sum(f.stat().st_size for f in tree.iterdir())
+        by: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+        for _ in range(repeat):
+            for j in (1, 2):
+                w, c, code = timed(rev.command("explain", str(tree), "--format", "json", "--jobs", str(j)), rev.env())
+                if code not in (0, 1):
+                    raise SystemExit(f"explain exited {code} on {tree}")
+                by[j].append((w, c))
+        w1, w2 = med([w for w, _ in by[1]]), med([w for w, _ in by[2]])
+        c1, c2 = med([c for _, c in by[1]]), med([c for _, c in by[2]])
+        print(f"  {size // 1024:4d} KB in {files} files: jobs 1 {w1 * 1e3:6.0f} ms wall {c1 * 1e3:5.0f} ms CPU; jobs 2 "
+              f"{w2 * 1e3:6.0f} ms wall {c2 * 1e3:5.0f} ms CPU; jobs 2 / jobs 1: {w2 / w1:.2f}x wall ({load()})")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=7)
@@ -355,8 +499,10 @@ def main() -> None:
     p.add_argument("--shape-size", type=int, default=10_000)
     p.add_argument("--compare", type=Path, default=None, metavar="SRC", help="src/ of another checkout to run alongside")
     p.add_argument("--instructions", action="store_true", help="also count instructions under valgrind (slow)")
-    p.add_argument("--only", default="profile,startup,cold,literals,shapes,tree",
+    p.add_argument("--only", default="profile,startup,cold,literals,shapes,tree,tree-profile,split",
                    help="comma-separated sections to run")
+    p.add_argument("--tree", type=Path, default=None, metavar="DIR",
+                   help="tree for the tree-profile section (default: the corpus of bench_vs_hipify.py)")
     args = p.parse_args()
     only = set(args.only.split(","))
 
@@ -393,6 +539,15 @@ def main() -> None:
                 literal_section(revisions[0], root, args.repeat)
             if "shapes" in only:
                 shapes_section(smap, args.shape_size, max(3, args.repeat // 2))
+            if "tree-profile" in only:
+                if args.tree is None:
+                    sys.path.insert(0, str(ROOT / "benchmarks"))
+                    from bench_vs_hipify import corpus
+
+                    corpus(root / "hipify-corpus")
+                tree_profile_section(revisions, args.tree or root / "hipify-corpus", args.repeat)
+            if "split" in only:
+                split_section(revisions[0], root, args.repeat)
             if "tree" in only:
                 tree_section(revisions[0], smap, root, args.files, args.lines, args.jobs, args.repeat)
     finally:

@@ -45,14 +45,19 @@ FLOORS = {
     ("compaction", "triton"): ("copy", None),
     ("atomics", "cuda"): ("copy", None),
     ("atomics", "triton"): ("copy", None),
+    ("cluster-histogram", "cuda"): ("copy", None),  # extras: the global-atomic baseline timed in the same run
+    ("cluster-histogram", "triton"): ("copy", None),
     ("grid-sync", "cuda"): ("copy", None),
     ("grid-sync", "triton"): ("copy", None),
     ("precision", "cuda"): ("copy", None),
     ("precision", "triton"): ("copy", None),
+    ("bezier", "cuda"): ("copy", None),  # float64 arithmetic and local-memory traffic bound it, not DRAM
+    ("bezier", "triton"): ("copy", None),
     ("hopper-gemm", "cuda"): ("torch.matmul A@B.T", None),  # goal 0.7, reported
     ("hopper-gemm", "triton"): ("torch.matmul A@B.T", None),
     ("graphs", "cuda"): (None, None),
     ("graphs", "triton"): (None, None),
+    ("runtime", "cuda"): (None, None),  # host-link pipeline; graph replay vs direct issue is in its extras
 }
 # targets the issue sets that are measured and reported, met or not, without failing the run
 GOALS = {("scan", "cuda"): 0.80, ("histogram", "triton"): 0.50, ("hopper-gemm", "cuda"): 0.70}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,18 @@ def test_off_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not parallel.enabled()
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: never a second process")
+def test_a_second_process_only_while_a_core_is_free_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XLATE_DOCS_JOBS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parallel, "_load", lambda: 0.5)
+    assert parallel.enabled()
+    monkeypatch.setattr(parallel, "_load", lambda: 2.0)  # both CPUs busy
+    assert not parallel.enabled()
+    monkeypatch.setenv("XLATE_DOCS_JOBS", "2")
+    assert parallel.enabled()
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: the build renders in one process")
 def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> None:
@@ -57,12 +70,85 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
     out = {}
     for jobs in ("1", "2"):
         work = tmp_path / f"jobs{jobs}"
-        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs})
+        # "2" asks for the second process whatever the machine's load.
+        proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs}, args=("-v",))
         assert proc.returncode == 0, proc.stdout + proc.stderr
         site = work / "site"
         files = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
-        log = [line.replace(str(work), "WORK") for line in proc.stderr.splitlines() if "Documentation built in" not in line]
-        out[jobs] = (files, log)
+        lines = proc.stderr.splitlines()
+        log = [line.replace(str(work), "WORK") for line in lines
+               if not line.startswith("DEBUG") and "Documentation built in" not in line]
+        out[jobs] = (files, log, "\n".join(line for line in lines if "second process:" in line))
     assert len([f for f in out["2"][0] if f.startswith("glossary/") and f.endswith(".html")]) >= 3
+    # The second process did its share: it rendered and built pages (not only fell back to this one).
+    done = re.search(r"second process: (\d+) pages rendered, (\d+) built", out["2"][2])
+    assert done and int(done.group(1)) >= 1 and done.group(1) == done.group(2), out["2"][2]
+    assert not out["1"][2]
     assert out["1"][0] == out["2"][0]
     assert out["1"][1] == out["2"][1]
+
+
+class _Search:
+    class search_index:  # noqa: N801 - stands in for Material's SearchIndex
+        entries: list[dict[str, str]] = []
+
+
+class _Config:
+    def __init__(self, search: object) -> None:
+        self.plugins = {"material/search": search}
+
+
+def test_a_page_the_copy_built_adds_its_entries_and_one_it_did_not_is_built_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pickle
+
+    built_here: list[str] = []
+    monkeypatch.setattr(parallel, "_ORIGINAL_BUILD_PAGE", lambda page, *a, **k: built_here.append(page.file.src_uri))
+    read, write = os.pipe()
+    record = logging.LogRecord("mkdocs", logging.WARNING, __file__, 1, "from the copy", None, None)
+    with os.fdopen(write, "wb") as out:
+        blob = pickle.dumps((("built", "glossary/x.md"), {"entries": [{"location": "glossary/x.html"}], "records": [record]}))
+        out.write(parallel._HEADER.pack(len(blob)) + blob)
+    results = parallel._Results(read, pid=os.getpid())
+    results.building = {"glossary/x.md", "glossary/y.md"}
+    search = _Search()
+    search.search_index.entries = [{"location": "index.html"}]
+    page = _Page()
+
+    class _Other:
+        class file:  # noqa: N801
+            src_uri = "glossary/y.md"
+
+    results.build_page(page, _Config(search), [], None, None)
+    results.build_page(_Other(), _Config(search), [], None, None)  # the copy sent nothing for it: built here
+    assert search.search_index.entries == [{"location": "index.html"}, {"location": "glossary/x.html"}]
+    assert built_here == ["glossary/y.md"] and results.built == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: the pages are rendered in one process")
+def test_the_same_pages_in_the_same_order_with_the_later_sections_rendered_in_a_fork(tmp_path: Path) -> None:
+    from xlate.docsgen import build
+
+    root = write_glossary(tmp_path / "g")
+    g = build.load_checked(root)
+    one = build.render(root, g)
+    split = build.render(root, g, split=True)
+    assert list(split.items()) == list(one.items())
+    assert any(rel.startswith("rules/") for rel in one) and any(rel.startswith("glossary/") for rel in one)
+
+
+def test_a_fork_that_fails_leaves_the_work_to_this_process() -> None:
+    from xlate.docsgen import build
+
+    calls = []
+
+    def work() -> dict[str, str]:
+        calls.append(os.getpid())
+        if os.getpid() != me:
+            raise RuntimeError("the copy fails")
+        return {"a.md": "# A\n"}
+
+    me = os.getpid()
+    later = build._in_fork(work)
+    if later is None:
+        pytest.skip("this process cannot fork here (no fork, one CPU or other threads running)")
+    assert later() == {"a.md": "# A\n"} and calls == [me]

@@ -1,5 +1,5 @@
-"""Worker processes of `xlate explain DIR --jobs 2` and `xlate translate DIR --jobs 2` end with their
-parent, however the parent ends.
+"""Worker processes of `xlate explain DIR --jobs 3` (two forked copies besides itself) and `xlate
+translate DIR --jobs 2` (two pool workers) end with their parent, however the parent ends.
 
 Each test starts a real run over a tree big enough to keep two workers busy for a while, waits for
 the workers to exist, signals the parent, and checks 3 s later that no worker is left running.
@@ -60,7 +60,8 @@ def _running(pid: int) -> bool:
 def _command(name: str, tree: Path) -> list[str]:
     if name == "translate":
         return ["translate", "--to", "hip", str(tree), "-o", str(tree.parent / "out"), "--jobs", "2", "--summary", "none"]
-    return ["explain", str(tree), "--jobs", "2", "--format", "json"]
+    # explain counts itself among its --jobs processes: 3 gives two forked copies
+    return ["explain", str(tree), "--jobs", "3", "--format", "json"]
 
 
 def _start(tree: Path, tmp_path: Path, command: str = "explain") -> tuple[subprocess.Popen[bytes], set[int]]:

@@ -317,6 +317,35 @@ def test_ast_source_signature_matches_this_triton() -> None:
 
 
 @pytest.mark.slow
+def test_triton_num_ctas_compiles_to_a_cluster_kernel_for_sm90() -> None:
+    """cluster_histogram_triton.py's thread-block-cluster cell is its num_ctas launch option: compiled
+    for sm_90 with num_ctas=2 the kernel declares a two-CTA cluster and reads its cluster rank, and
+    with num_ctas=1 it does neither. Compiled in a fresh process: this one runs the interpreter."""
+    pytest.importorskip("triton")
+    script = (
+        "import sys, json\n"
+        "import triton\n"
+        "from pathlib import Path\n"
+        "from triton.backends.compiler import GPUTarget\n"
+        "from xlate.kernels.triton_aot import _load_compiled, make_source\n"
+        "m = _load_compiled(Path(sys.argv[1]))\n"
+        "src = make_source(m.histogram_kernel, {'keys_ptr': '*u16', 'bins_ptr': '*i32', 'n': 'i32'}, {'BLOCK': 4096})\n"
+        "out = {}\n"
+        "for ctas in (1, m.CLUSTER_CTAS):\n"
+        "    k = triton.compile(src, target=GPUTarget('cuda', 90, 32), options={'num_ctas': ctas, 'num_warps': 8})\n"
+        "    out[ctas] = k.asm['ptx']\n"
+        "print(json.dumps(out))\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    proc = subprocess.run([sys.executable, "-c", script, str(load("cluster-histogram").source("triton"))],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    ptx = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert ".reqnctapercluster 2" in ptx["2"] and "%cluster_ctarank" in ptx["2"]
+    assert ".reqnctapercluster" not in ptx["1"] and "%cluster_ctarank" not in ptx["1"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_mlx_on_cpu_matches_numpy(name: str) -> None:
     pytest.importorskip("mlx.core")
@@ -331,6 +360,8 @@ def test_metal_bodies_build_into_mlx_kernels(name: str) -> None:
     mx = pytest.importorskip("mlx.core")
     ex = load(name)
     body = ex.source("metal").read_text(encoding="utf-8")
+    if ex.native_host is not None:  # a whole library for the native host, not a body for MLX
+        pytest.skip(f"{ex.source('metal').name} is loaded by {ex.native_host.name}, not by mx.fast.metal_kernel")
     assert body.strip() and "kernel void" not in body  # a body: MLX writes the signature
     kernel = mx.fast.metal_kernel(name=name.replace("-", "_"), input_names=["x"], output_names=["y"], source=body)
     assert callable(kernel)
@@ -394,7 +425,8 @@ def test_verify_prints_every_cell_except_metal_and_gpu_as_shown() -> None:
 
 @pytest.mark.slow
 def test_kernels_cli_reports_bad_input_without_a_traceback() -> None:
-    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"]):
+    for args in (["run", "nope"], ["run", "gemm", "--size", "12"], ["run", "gemm", "-b", "sycl"], ["verify", "nope"],
+                 ["run", "bezier", "-b", "mlx", "--size", "100x40"], ["run", "precision", "-b", "mlx", "--size", "101"]):
         proc = subprocess.run([sys.executable, "-m", "xlate", "kernels", *args], capture_output=True, text=True, cwd=REPO)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("error:"), proc.stderr
@@ -453,7 +485,8 @@ def test_tcgen05_probe_compiles_for_sm100a_only() -> None:
 
 def test_new_examples_have_h200_evidence_with_same_run_references() -> None:
     """Each example added for the second round has a benchmark record whose runs were checked on the GPU."""
-    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm"):
+    for name in ("compaction", "atomics", "grid-sync", "graphs", "precision", "hopper-gemm", "bezier",
+                 "cluster-histogram"):
         record = json.loads((REPO / "kernels" / "evidence" / f"bench--{name}--nvidia-h200.json").read_text())
         assert {r["backend"] for r in record["runs"] if r["status"] == "shown"} == {"cuda", "triton"}, name
 
@@ -477,3 +510,158 @@ def test_compaction_outputs_are_compared_as_a_multiset() -> None:
 def test_fp8_reference_rounds_to_nearest_even() -> None:
     x = np.array([1.0625, 1.1875, 1.3125, 3.3], dtype=np.float32)  # 1.0625 and 1.3125 are E4M3 ties
     assert list(problems.round_mantissa(x, 3)) == [1.0, 1.25, 1.25, 3.25]
+
+
+# --- the host runtime example: native Metal host, driver-API link, run-time modules (fast) ------
+
+
+def test_a_native_metal_host_counts_for_metal_and_says_it_was_not_compiled() -> None:
+    from xlate.examples_check import backend_files
+    from xlate.kernels.examples import NATIVE_HOST_UNVERIFIED
+
+    ex = load("runtime")
+    assert ex.native_host is not None and ex.native_host.name == "runtime_host.mm"
+    assert ex.native_host in backend_files(ex.folder, "metal")
+    assert ex.native_host in backends.sources(ex, "metal") and ex.source("mlx") not in backends.sources(ex, "metal")
+    assert load("graphs").native_host is None and load("graphs").source("mlx") in backends.sources(load("graphs"), "metal")
+    library = ex.source("metal").read_text(encoding="utf-8")
+    assert "kernel void stencil" in library and "[[threadgroup(0)]]" in library
+    for path in (ex.native_host, ex.source("metal")):
+        assert NATIVE_HOST_UNVERIFIED.casefold() in " ".join(path.read_text(encoding="utf-8").casefold().split())
+    assert NATIVE_HOST_UNVERIFIED in ex.teaches
+    if not tools.metal_available():
+        out = runner.run("runtime", "metal")
+        assert out.status == runner.SKIPPED and NATIVE_HOST_UNVERIFIED in out.cell
+
+
+def test_runtime_has_no_triton_version_and_says_why() -> None:
+    out = runner.run("runtime", "triton")
+    assert out.status == runner.SKIPPED and "host runtime" in out.cell
+
+
+def test_link_field_adds_libraries_and_falls_back_to_the_soname(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert backends.link_libraries(load("runtime")) == ["cuda"] and backends.link_libraries(load("graphs")) == []
+    calls: list[list[str]] = []
+
+    def fake_compile(cmd: list[str], env: dict[str, str] | None = None) -> str:
+        calls.append(cmd)
+        if "-lcuda" in cmd:
+            raise backends.BuildError("nvcc failed:\n/usr/bin/ld: cannot find -lcuda: No such file or directory")
+        return ""
+
+    monkeypatch.setattr(backends, "_compile", fake_compile)
+    monkeypatch.setattr(backends, "_soname_path", lambda lib: None)
+    backends._link_with_sonames(["nvcc", "x.cu"], ["cuda", "m"])
+    assert calls == [["nvcc", "x.cu", "-lcuda", "-lm"], ["nvcc", "x.cu", "-l:libcuda.so.1", "-lm"]]
+    monkeypatch.setattr(backends, "_soname_path", lambda lib: f"/driver/lib{lib}.so.1")
+    calls.clear()
+    backends._link_with_sonames(["nvcc", "x.cu"], ["cuda"])
+    assert calls[-1] == ["nvcc", "x.cu", "-Xlinker", "/driver/libcuda.so.1"]
+
+    def other_error(cmd: list[str], env: dict[str, str] | None = None) -> str:
+        raise backends.BuildError("nvcc failed:\nx.cu(3): error: identifier undefined")
+
+    monkeypatch.setattr(backends, "_compile", other_error)
+    with pytest.raises(backends.BuildError, match="identifier undefined"):
+        backends._link_with_sonames(["nvcc", "x.cu"], ["cuda"])
+
+
+def test_the_driver_soname_is_found_on_the_library_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A driver library mounted on LD_LIBRARY_PATH but unknown to the linker is linked by its path."""
+    (tmp_path / "libxlatefake.so.1").write_bytes(b"")
+    monkeypatch.setenv("LD_LIBRARY_PATH", f"/nowhere:{tmp_path}")
+    assert backends._soname_path("xlatefake") == str(tmp_path / "libxlatefake.so.1")
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/nowhere")
+    assert backends._soname_path("xlatefake") is None
+
+
+def test_link_and_module_fields_reject_bad_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    kernels = tmp_path / "kernels"
+    shutil.copytree(REPO / "kernels" / "examples" / "runtime", kernels / "examples" / "runtime")
+    path = kernels / "examples" / "runtime" / "example.yaml"
+    text = path.read_text(encoding="utf-8")
+    monkeypatch.setenv("XLATE_KERNELS", str(kernels))
+    assert backends.module_name(load("runtime"), "cuda") == "module.cubin"
+    assert backends.module_name(load("runtime"), "hip") == "module.hsaco"
+    assert backends.module_name(load("runtime"), "metal") is None
+    path.write_text(text.replace("link: [cuda]", "link: [\"cuda; rm\"]"), encoding="utf-8")
+    with pytest.raises(backends.BuildError, match="`link` must list library names"):
+        backends.link_libraries(load("runtime"))
+    path.write_text(text.replace("cuda: module.cubin", "cuda: ../module.cubin"), encoding="utf-8")
+    with pytest.raises(backends.BuildError, match="plain file name"):
+        backends.module_name(load("runtime"), "cuda")
+
+
+def test_run_program_hands_the_program_its_module_file(tmp_path: Path) -> None:
+    """The file protocol with an extra file: a stand-in program copies the module it was given to its output."""
+    exe = tmp_path / "program"
+    exe.write_text("#!" + sys.executable + "\n"
+                   "import sys, pathlib\n"
+                   "d = pathlib.Path(sys.argv[1])\n"
+                   "(d / 'out_y.bin').write_bytes((d / 'module.cubin').read_bytes())\n"
+                   "print('{\"ms\": 0.5}')\n", encoding="utf-8")
+    exe.chmod(0o755)
+    module = tmp_path / "built.cubin"
+    np.arange(4, dtype=np.float32).tofile(module)
+    out = backends.run_program(exe, load("runtime"), (4, 1), {"x": np.zeros(4, dtype=np.float32)}, 1, "here",
+                               {"module.cubin": module})
+    assert out.ms == 0.5 and list(out.outputs["y"]) == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_runtime_evidence_shows_every_host_path_ran_on_the_gpu() -> None:
+    """The H200 run of runtime.cu went through the module lookup that must fail, one host callback
+    per chunk and per replay, a captured graph of every chunk's six operations and a VMM mapping."""
+    record = json.loads((REPO / "kernels" / "evidence" / "runtime--cuda--nvidia-h200.json").read_text())
+    extras, chunks = record["extras"], record["size"]["chunks"]
+    assert extras["expected_error"] == "CUDA_ERROR_NOT_FOUND"
+    assert extras["callbacks"] >= chunks and extras["callbacks"] % chunks == 0
+    assert extras["graph_nodes"] >= 6 * chunks  # copy, memset, kernel, kernel, copy, host node
+    assert extras["vmm_granularity"] > 0 and extras["graph_speedup"] > 0 and extras["direct_ms"] > 0
+    assert "stencil 256, finish 256 threads max" in extras["launch_bounds"]
+
+
+_MAXNREG_PROBE = """
+import json, sys, warnings
+warnings.filterwarnings("ignore")
+import triton
+from pathlib import Path
+from triton.backends.compiler import GPUTarget
+from xlate.kernels import triton_aot
+path = Path(sys.argv[1])
+module = triton_aot._load_compiled(path)
+sig = {name: "*fp64" for name in ("ctrl_ptr", "edges_ptr", "rule_ptr", "y_ptr", "area_ptr")}
+sig.update(n="i32", degree="i32")
+src = triton_aot.make_source(module.bezier_kernel, sig, {"BLOCK": module.BLOCK})
+options = {"num_warps": 4, "maxnreg": module.MAXNREG}
+ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options).asm["ptx"]
+print(json.dumps({"maxnreg": module.MAXNREG, "ptx": ptx}))
+"""
+
+
+@pytest.mark.slow
+def test_bezier_triton_launch_option_maxnreg_reaches_the_ptx() -> None:
+    """The Triton file's launch bound: its maxnreg option becomes the PTX .maxnreg directive
+    (compiled ahead of time for sm_90; the H200 run executes the same launch)."""
+    pytest.importorskip("triton")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    proc = subprocess.run([sys.executable, "-c", _MAXNREG_PROBE, str(load("bezier").source("triton"))],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert f".maxnreg {out['maxnreg']}" in out["ptx"]
+    assert "fma.rn.f64" in out["ptx"]  # the Horner steps run in float64
+
+
+def test_bezier_reference_integrates_to_the_mean_of_the_control_points() -> None:
+    """A Bernstein polynomial's integral over [0, 1] is the mean of its control points; the per-
+    subinterval Gauss-Legendre integrals of the reference must add up to it."""
+    p = problems.PROBLEMS["bezier"]
+    x = p.make((3000, 15), np.random.default_rng(7))
+    ref = p.reference(x)
+    assert ref["y"].shape == (12000,) and ref["area"].shape == (3000,)
+    assert ref["area"].sum() == pytest.approx(x["ctrl"].mean(), rel=1e-12, abs=1e-13)
+    with pytest.raises(ValueError):
+        p.make((10, problems.BEZIER_MAX_DEGREE + 1), np.random.default_rng(0))

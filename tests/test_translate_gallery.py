@@ -25,14 +25,11 @@ NEEDS_A_HUMAN = {
                 "not packaged by Debian", "XL060 tensor-core-fragment", "'cuda_pipeline.h' file not found"),
     "scan.cu": ("__reduce_add_sync and __cvta_generic_to_shared have no HIP counterpart (ROCm 6.4 declares neither)",
                 "__reduce_add_sync", "'__reduce_add_sync'"),
-    "atomics.cu": ("the *_block atomics have no HIP row and ROCm 6.4 declares none (only the _system forms); "
-                   "__match_any_sync gets a 32-bit mask, which HIP's _sync functions reject (flagged XL010)",
-                   "atomicAdd_block", "'atomicAdd_block'"),
     "compaction.cu": ("cooperative_groups/scan.h has no HIP header", "cooperative_groups/scan.h",
                       "'cooperative_groups/scan.h' file not found"),
-    "graphs.cu": ("L2 persistence attributes have no HIP equivalent; CUDART_CB has no row; the CUDA 13 forms of "
-                  "cudaMemPrefetchAsync and cudaGraphInstantiate differ from HIP's", "XL090 no-hip-equivalent",
-                  "no matching function for call to 'hipGraphInstantiate'"),
+    "graphs.cu": ("L2 persistence (cudaLimitPersistingL2CacheSize, cudaStreamSetAttribute with an access-policy "
+                  "window in a cudaStreamAttrValue) has no HIP equivalent in ROCm 6.4: keep it for NVIDIA or drop it",
+                  "XL090 no-hip-equivalent", "use of undeclared identifier 'cudaLimitPersistingL2CacheSize'"),
     "precision.cu": ("its port uses rocWMMA (rocwmma/rocwmma.hpp), which Debian does not package", None,
                      "'rocwmma/rocwmma.hpp' file not found"),
     "hopper_gemm.cu": ("Hopper-only inline PTX (wgmma, TMA) and CUtensorMap have no HIP equivalent",

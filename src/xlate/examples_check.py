@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from xlate.glossary import Glossary
-from xlate.kernels.examples import BACKENDS, source_name
+from xlate.kernels.examples import BACKENDS, host_source_name, source_name
 from xlate.model import Category, MappingRelation
 from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
 
@@ -61,8 +61,13 @@ def not_shown(root: Path) -> dict[str, dict[str, str]]:
 
 
 def backend_files(folder: Path, backend: str) -> list[Path]:
+    """The files whose code counts for a backend: its own file, the files of EXTRA_FILES, and for
+    Metal a native host program (NAME_host.mm) where the example has one."""
     backends = (backend,) + EXTRA_FILES.get(backend, ())
-    return [folder / source_name(folder.name, b) for b in backends]
+    files = [folder / source_name(folder.name, b) for b in backends]
+    if backend == "metal":
+        files.append(folder / host_source_name(folder.name))
+    return files
 
 
 def _strip_c_comments(text: str) -> str:

@@ -131,15 +131,35 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         symbol = o[2]
         eq = equivalents.get(symbol)
         if eq is None:
-            eq = equivalents[symbol] = {"hip": o[4], "metal": o[5]}
-            symbols[symbol] = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
-                               "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
-                               "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
-                               "derived": e.derived, "sides": row_sides(e)}
+            eq, symbols[symbol] = symbol_json(e)
+            equivalents[symbol] = eq
         annotate({"line": o[0], "column": o[1], "symbol": symbol, "concept": o[3], "equivalents": eq})
     result["symbols"] = symbols
     result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
     return result
+
+
+# Map entry -> (entry, its annotations' equivalents, its entry in a result's "symbols"), by the entry's
+# identity (the SymbolMap keeps one Entry per spelling). The files of a tree use the same few
+# hundred symbols: each one's dicts are built once per run, and being the same objects in every
+# file, the JSON writer encodes each once (render/json_.py). Read-only downstream.
+_SYMBOL_JSON: dict[int, tuple[Any, dict[str, Any], dict[str, Any]]] = {}
+
+
+def symbol_json(e: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(equivalents, symbol info) of a map entry, shared by every file that uses it."""
+    hit = _SYMBOL_JSON.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1], hit[2]
+    eq = {"hip": e.hip, "metal": e.metal}
+    info = {"family": e.family, "kind": e.kind, "resolved": e.symbol,
+            "relations": {"hip": e.hip_relation, "metal": e.metal_relation},
+            "caveats": {"hip": e.hip_caveat, "metal": e.metal_caveat},
+            "derived": e.derived, "sides": row_sides(e)}
+    if len(_SYMBOL_JSON) > 50_000:  # an editor session that reloads its map many times
+        _SYMBOL_JSON.clear()
+    _SYMBOL_JSON[id(e)] = (e, eq, info)
+    return eq, info
 
 
 def row_sides(entry: Any) -> dict[str, Any]:
@@ -173,10 +193,20 @@ def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], resu
             continue
         for h in found:
             hazards.append({"line": h.line, "column": h.column, "rule": h.rule, "name": h.name,
-                            "severity": getattr(h.severity, "value", str(h.severity)), "backends": list(h.backends),
+                            "severity": _severity_text(h.severity), "backends": list(h.backends),
                             "message": h.message, "end_line": h.end_line})
     hazards.sort(key=lambda h: (h["line"], h["column"], h["rule"]))
     return hazards
+
+
+# A Severity is a str enum equal to its value: one dictionary look-up gives the plain string, where
+# str() of an enum member runs Enum.__str__ in Python for every hazard.
+_SEVERITY_TEXT = {"info": "info", "warning": "warning", "error": "error"}
+
+
+def _severity_text(severity: Any) -> str:
+    text = _SEVERITY_TEXT.get(severity) if isinstance(severity, str) else None
+    return text if text is not None else getattr(severity, "value", str(severity))
 
 
 _RULES: list[Any] | None = None
@@ -268,8 +298,6 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 # --- many files ----------------------------------------------------------------------------------
 
-_WORKER_MAP: Any = None
-_WORKER_TIMEOUT: float | None = FILE_TIMEOUT
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
@@ -303,76 +331,259 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(target=watch, name="xlate-parent-watch", daemon=True).start()
 
 
-def _worker_init(root: str | None, parent: int, timeout: float | None = FILE_TIMEOUT) -> None:
-    import signal
-
-    global _WORKER_MAP, _WORKER_TIMEOUT
-    die_with_parent(parent)
-    # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the workers).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from xlate import symbols
-
-    _WORKER_MAP = symbols.load(Path(root) if root else None)
-    _WORKER_TIMEOUT = timeout
-    load_rules()
-    quiet_gc()
-
-
-def _worker(job: tuple[str, str]) -> dict[str, Any]:
-    return explain_path(job[0], Path(job[1]), _WORKER_MAP, _WORKER_TIMEOUT)
-
-
 # Unless --jobs says otherwise, below this much source a pool costs more than it saves: forking, a second start-up and sending the
-# results back take about as long as explaining ~300 KB in one process (benchmarks/bench_explain.py).
+# results back take about as long as explaining ~300 KB in one process (benchmarks/bench_explain.py). Used by the translator's
+# pool (map_in_workers); explain itself splits a tree from SPLIT_MIN_BYTES on (see split_targets).
 POOL_MIN_BYTES = 256 * 1024
+# Explain spreads a tree over this process and forked copies of it only onto CPUs that are idle and from this much source
+# on. A copy costs about 20 ms of CPU in all (fork, copy-on-write faults, sending its results back, exiting) and a few ms
+# of waiting; explaining takes about 1.1 ms of CPU per KB of source, so on an idle second CPU a copy wins back its cost
+# from about 40 KB (bench_explain.py, sections split and tree-profile). On a busy machine a copy only competes with this
+# process for the same CPU and makes the run slower at every size (measured there too), hence the load test.
+SPLIT_MIN_BYTES = 48 * 1024
+# Up to this many processes for a tree, each with at least SPLIT_MIN_BYTES of source to explain.
+SPLIT_MAX_JOBS = 4
 
 
-def source_bytes(paths: Iterable[Any]) -> int:
-    """Bytes in these files, counted up to POOL_MIN_BYTES (unreadable ones count nothing)."""
+def source_bytes(paths: Iterable[Any], limit: int = POOL_MIN_BYTES) -> int:
+    """Bytes in these files, counted up to `limit` (unreadable ones count nothing)."""
     total = 0
     for path in paths:
         try:
             total += os.stat(path).st_size
         except (OSError, ValueError, TypeError):
             pass  # explain_path reports the file's own error
-        if total >= POOL_MIN_BYTES:
+        if total >= limit:
             break
     return total
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def idle_cpus() -> float:
+    """Usable CPUs minus the 1-minute load average: how many more processes could run now without
+    waiting for a CPU (all of them where the system gives no load average)."""
+    cpus = usable_cpus()
+    try:
+        return cpus - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(cpus)
+
+
+def auto_jobs(paths: list[Any]) -> int:
+    """Processes for explaining these files: this one plus one copy per CPU that is idle (at most
+    SPLIT_MAX_JOBS in all), each with SPLIT_MIN_BYTES of source or more; else 1."""
+    import math
+
+    cpus = min(usable_cpus(), SPLIT_MAX_JOBS, len(paths))
+    if cpus < 2:
+        return 1
+    # A copy per CPU that is at least half idle by the load average; this process needs none for itself.
+    cpus = min(cpus, 1 + max(0, math.floor(idle_cpus() + 0.5)))
+    if cpus < 2:
+        return 1
+    return max(1, min(cpus, source_bytes(paths, cpus * SPLIT_MIN_BYTES) // SPLIT_MIN_BYTES))
+
+
 def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False,
                     timeout: float | None = FILE_TIMEOUT) -> list[dict[str, Any]]:
-    """Explain files in order, spread over `jobs` processes when there are enough of them.
+    """Explain files in order, spread over `jobs` processes (this one included) when there are
+    enough files (see split_targets).
 
-    Worker processes end with this process: on SIGTERM or SIGKILL of the parent through their death
+    Forked processes end with this process: on SIGTERM or SIGKILL of the parent through their death
     signal, on Ctrl-C (KeyboardInterrupt here) because they are killed before it propagates."""
     bar = _progress(len(targets)) if progress and len(targets) > 1 else None
-    results: list[dict[str, Any]] = []
-    try:
-        if jobs > 1 and len(targets) >= 2 * jobs:
-            load_rules()  # imported once here: forked workers inherit the modules
-            _explain_in_pool(targets, jobs, root, timeout, results, bar)
-        else:
-            load_rules()
-            for t in targets:
-                results.append(explain_path(t.shown, t.path, smap, timeout))
-                if bar:
-                    bar[0].advance(bar[1])
-    finally:
-        if bar:
-            bar[0].stop()
-    return results
 
-
-def _explain_in_pool(targets: list[Any], jobs: int, root: Path | None, timeout: float | None,
-                     results: list[dict[str, Any]], bar: Any) -> None:
-    def done(r: dict[str, Any]) -> None:
-        results.append(r)
+    def done(i: int, r: dict[str, Any]) -> None:
         if bar:
             bar[0].advance(bar[1])
 
-    map_in_workers(_worker, [(t.shown, str(t.path)) for t in targets], jobs, _worker_init,
-                   (str(root) if root else None, os.getpid(), timeout), done)
+    try:
+        load_rules()  # imported once here: forked processes inherit the modules
+        if jobs > 1 and len(targets) >= 2 and hasattr(os, "fork"):
+            return split_targets(targets, smap, jobs, timeout, done)
+        results: list[dict[str, Any]] = []
+        for i, t in enumerate(targets):
+            results.append(explain_path(t.shown, t.path, smap, timeout))
+            done(i, results[-1])
+        return results
+    finally:
+        if bar:
+            bar[0].stop()
+
+
+# A forked process starts its share later than this one (fork, its death signal, sending its
+# results back): its share starts this many bytes behind, so the shares end together.
+_CHILD_HEAD_START = 4096
+
+
+def _shares(sizes: list[int], jobs: int) -> list[list[int]]:
+    """Indices of the files for each process, largest file first to the least loaded (longest
+    processing time first: the shares' byte totals end within one file of each other). Share 0 is
+    this process's."""
+    import heapq
+
+    loads = [(0 if k == 0 else _CHILD_HEAD_START, k) for k in range(jobs)]
+    heapq.heapify(loads)
+    shares: list[list[int]] = [[] for _ in range(jobs)]
+    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+        load, k = heapq.heappop(loads)
+        shares[k].append(i)
+        heapq.heappush(loads, (load + sizes[i] + 1, k))
+    for share in shares:
+        share.sort()
+    return [share for k, share in enumerate(shares) if share or k == 0]
+
+
+def split_targets(targets: list[Any], smap: Any, jobs: int, timeout: float | None,
+                  each: Callable[[int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Results for `targets`, in order, computed by this process and jobs - 1 forked copies of it.
+
+    Each copy explains its share of the files (by size, see _shares) and sends its results back
+    through a pipe once done, in marshal's format (plain dicts, lists and strings; pickle if a
+    value is something else); this process explains its own share meanwhile. A copy that dies
+    or sends something unreadable has its files explained here instead, so the results are the
+    same as in one process. On any exception here, Ctrl-C included, the copies are killed at once;
+    each also ends as soon as this process ends, however it ends (see the lifeline below)."""
+    sizes = []
+    for t in targets:
+        try:
+            sizes.append(os.stat(t.path).st_size)
+        except (OSError, ValueError, TypeError):
+            sizes.append(0)
+    shares = _shares(sizes, jobs)
+    results: list[dict[str, Any] | None] = [None] * len(targets)
+    children: list[tuple[int, int, list[int]]] = []  # (pid, read end, share)
+    # The copies' lifeline: only this process holds its write end, so the kernel closes it when
+    # this process ends, however it ends (SIGKILL included), and each copy's watcher then sees
+    # end-of-file and ends its copy. Cheaper than a death signal through ctypes (a few ms a copy).
+    life_r, life_w = os.pipe()
+    try:
+        for share in shares[1:]:
+            r, w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the copy: never returns
+                os.close(life_w)
+                os.close(r)
+                for _, other, _ in children:
+                    os.close(other)
+                _child(life_r, w, [targets[i] for i in share], smap, timeout)
+            os.close(w)
+            children.append((pid, r, share))
+        for i in shares[0]:
+            results[i] = explain_path(targets[i].shown, targets[i].path, smap, timeout)
+            if each:
+                each(i, results[i])
+        for pid, r, share in children:
+            got = _receive(pid, r, len(share))
+            for k, i in enumerate(share):
+                results[i] = got[k] if got is not None else explain_path(targets[i].shown, targets[i].path, smap, timeout)
+                if each:
+                    each(i, results[i])
+        children.clear()
+    finally:
+        for pid, r, _ in children:  # only on an exception: end the copies now
+            _end(pid, r)
+        os.close(life_r)
+        os.close(life_w)
+    return results  # type: ignore[return-value]
+
+
+def _child(life: int, w: int, targets: list[Any], smap: Any, timeout: float | None) -> None:
+    """A forked copy's whole life: explain its files, write the results to `w`, exit. It never
+    returns to the caller's code and never runs the parent's exit handlers or flushes its output.
+    A thread blocked on the lifeline `life` ends the copy at once when the parent is gone."""
+    code = 1
+    try:
+        import signal
+        import threading
+
+        def watch() -> None:
+            try:
+                while os.read(life, 1):
+                    pass
+            except OSError:
+                pass
+            os._exit(1)  # the parent is gone: so is this copy, whatever it is doing
+
+        threading.Thread(target=watch, name="xlate-lifeline", daemon=True).start()
+        # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the copies).
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        results = [explain_path(t.shown, t.path, smap, timeout) for t in targets]
+        data = _pack(results)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(w, view):]
+        code = 0
+    except BaseException:  # noqa: BLE001 - anything here means: the parent explains these files itself
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _pack(results: list[dict[str, Any]]) -> bytes:
+    """Results as bytes: marshal (fast, and it keeps the shared symbol dicts shared), or pickle
+    for a value marshal cannot write. The first byte says which."""
+    import marshal
+
+    try:
+        return b"m" + marshal.dumps(results)
+    except ValueError:
+        import pickle
+
+        return b"p" + pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _receive(pid: int, r: int, count: int) -> list[dict[str, Any]] | None:
+    """A copy's results (None when it failed), after reading its pipe to the end and reaping it."""
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(r, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+    _, status = os.waitpid(pid, 0)
+    data = b"".join(chunks)
+    if status != 0 or not data:
+        return None
+    try:
+        if data[:1] == b"m":
+            import marshal
+
+            got = marshal.loads(data[1:])
+        else:
+            import pickle
+
+            got = pickle.loads(data[1:])
+    except Exception:  # a truncated or garbled message: explained here instead
+        return None
+    return got if isinstance(got, list) and len(got) == count else None
+
+
+def _end(pid: int, r: int) -> None:
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.close(r)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
 
 
 def map_in_workers(func: Callable[[Any], Any], items: list[Any], workers: int, initializer: Callable[..., None],
@@ -454,7 +665,7 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         return report(exc)
     targets, path_errors = collect(paths, include, exclude)
     if not jobs or jobs <= 0:
-        jobs = min(os.cpu_count() or 1, 4) if source_bytes(t.path for t in targets) >= POOL_MIN_BYTES else 1
+        jobs = auto_jobs([t.path for t in targets])
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
                for e in path_errors]
@@ -493,7 +704,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--fail-on", choices=["warning", "error"], default=None, help="exit 1 when a hazard this severe or worse is found")
     p.add_argument("--include", action="append", default=[], metavar="GLOB", help="only walk files matching GLOB (repeatable)")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over (default: up to 4 when there is at least 256 KB of source, else 1)")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over, this one included (default: one per idle CPU, up to 4, each with at least 48 KB of source)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
     p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
                    help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")

@@ -1,5 +1,7 @@
 """c = a + b in Triton. A program instance handles one BLOCK of elements; `tl.program_id` plays
-the role of the block index and `tl.arange` the thread index, and the mask guards the ragged end."""
+the role of the block index and `tl.arange` the thread index, and the mask guards the ragged end.
+The hints say each program's offsets start at a multiple of BLOCK and run contiguously, which is
+what lets the compiler use 16-byte accesses."""
 
 import torch
 import triton
@@ -9,7 +11,7 @@ import triton.language as tl
 @triton.jit
 def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
     pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK + tl.arange(0, BLOCK)
+    offsets = tl.max_contiguous(tl.multiple_of(pid * BLOCK + tl.arange(0, BLOCK), BLOCK), BLOCK)
     mask = offsets < n
     a = tl.load(a_ptr + offsets, mask=mask)
     b = tl.load(b_ptr + offsets, mask=mask)

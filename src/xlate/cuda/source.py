@@ -109,6 +109,24 @@ def word_spans(source: bytes, words: Iterable[bytes]) -> list[tuple[int, int]]:
     return spans
 
 
+_ENCODED: dict[frozenset[str], tuple[frozenset[bytes], tuple[bytes, ...]]] = {}
+
+
+def _encoded(words: frozenset[str]) -> tuple[frozenset[bytes], tuple[bytes, ...]]:
+    """The words as bytes, split into names (a whole identifier-like word each: a file that never
+    spells one cannot contain it) and the rest. Remembered: rules ask with the same few dozen word
+    sets for every file."""
+    hit = _ENCODED.get(words)
+    if hit is None:
+        encoded = [w.encode() for w in words]
+        names = frozenset(w for w in encoded if _IDENT.fullmatch(w))
+        hit = (names, tuple(w for w in encoded if w not in names))
+        if len(_ENCODED) > 10_000:  # word sets built on the fly (a long editor session)
+            _ENCODED.clear()
+        _ENCODED[words] = hit
+    return hit
+
+
 _INT_VALUES: dict[bytes, int | None] = {}
 _LAST_NUMBERS: tuple[bytes, frozenset[bytes]] | None = None
 
@@ -360,9 +378,14 @@ class SourceView:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
+        names, others = _encoded(wanted)
+        hits = names & identifiers(self.source)  # the wanted names this file spells (a set operation in C)
+        if not hits and not others:
+            self._memo[key] = []
+            return []
         at = self.locator.finder()
         found = []
-        for start, end in word_spans(self.source, [w.encode() for w in wanted]):
+        for start, end in word_spans(self.source, [*hits, *others]):
             node = at(start, end)
             if node is not None and node.type in types and node.start_byte == start and node.end_byte == end:
                 found.append(node)
@@ -373,7 +396,8 @@ class SourceView:
         """Whether the file contains any of these words anywhere (code, comments or strings): a cheap
         test that lets a rule skip a file that cannot contain what it looks for."""
         present = identifiers(self.source)
-        return any(w.encode() in present for w in words)
+        names, others = _encoded(frozenset(words))
+        return not names.isdisjoint(present) or any(w in present for w in others)
 
     def named(self, names: Iterable[str]) -> list[Node]:
         """Identifier-like nodes (identifier, type, field and namespace names) spelling one of `names`."""

@@ -54,14 +54,63 @@ def load_checked(root: Path | None = None) -> gl.Glossary:
     return g
 
 
-def render(root: Path | None = None, g: gl.Glossary | None = None) -> dict[str, str]:
-    """Every generated page as {path relative to the docs root: Markdown}; nothing is written."""
+def render(root: Path | None = None, g: gl.Glossary | None = None, split: bool = False) -> dict[str, str]:
+    """Every generated page as {path relative to the docs root: Markdown}; nothing is written.
+
+    split: render the sections after the first (rules, kernels, hardware) in a forked process while this
+    one renders the concept pages (the same pages, in the same order; done here if the fork fails).
+    """
     root = root or gl.default_root()
     g = g or load_checked(root)
-    pages: dict[str, str] = {}
-    for section in _sections():
-        pages.update(section(g, root))
+    first, *rest = _sections()
+    later = _in_fork(lambda: _render_sections(rest, g, root)) if split else None
+    pages = _render_sections([first], g, root)
+    pages.update(later() if later is not None else _render_sections(rest, g, root))
     return {rel: with_source(rel, text) for rel, text in pages.items()}
+
+
+def _render_sections(sections: list[Callable[[gl.Glossary, Path], dict[str, str]]], g: gl.Glossary,
+                     root: Path) -> dict[str, str]:
+    pages: dict[str, str] = {}
+    for section in sections:
+        pages.update(section(g, root))
+    return pages
+
+
+def _in_fork(work: Callable[[], dict[str, str]]) -> Callable[[], dict[str, str]] | None:
+    """Start `work` in a forked copy; returns a function that waits for its result (or does the work here,
+    when the copy failed). None where this process cannot fork or has other threads running."""
+    import pickle
+    import threading
+
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or threading.active_count() > 1:
+        return None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: send the result or nothing, never run the caller's code on
+        os.close(read)
+        code = 0
+        try:
+            with os.fdopen(write, "wb") as out:
+                pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException:  # noqa: BLE001 - the parent does the work itself
+            code = 1
+        os._exit(code)
+    os.close(write)
+
+    def result() -> dict[str, str]:
+        try:
+            with os.fdopen(read, "rb") as stream:
+                got = pickle.load(stream)
+        except Exception:  # noqa: BLE001 - the copy failed: do it here, where errors show
+            got = None
+        finally:
+            os.waitpid(pid, 0)
+        return got if isinstance(got, dict) else work()
+
+    return result
 
 
 def source_of(rel: str) -> str:

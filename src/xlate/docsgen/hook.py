@@ -5,7 +5,8 @@ package's own `src/` goes on the import path when xlate is not importable.
 
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
-- on_nav / on_env: render every other generated page's Markdown in a second process (docsgen/parallel.py);
+- on_nav / on_env / on_post_build: build every other generated page in a second process (docsgen/parallel.py);
+- on_env: render the sidebar's navigation once per section, not once per page (docsgen/navcache.py);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
 - on_page_context: hand the search plugin each page without the tags its indexer discards (faster, same index);
@@ -51,6 +52,12 @@ def fill_placeholders(markdown: str, g: Any) -> str:
     return _PLACEHOLDER.sub(sub, markdown)
 
 
+def parallel_enabled() -> bool:
+    from xlate.docsgen import parallel
+
+    return parallel.enabled()
+
+
 def _fail(message: str) -> None:
     from mkdocs.exceptions import PluginError
 
@@ -60,7 +67,7 @@ def _fail(message: str) -> None:
 def on_config(config: Any) -> Any:
     try:
         g = _build.load_checked()
-        pages = _build.render(g=g)
+        pages = _build.render(g=g, split=parallel_enabled())
     except _build.DocsError as exc:
         _fail(f"xlate: {exc}")
     _state.update(glossary=g, pages=pages)
@@ -121,14 +128,19 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
     if parallel.enabled():
         generated = [f.page for f in files.documentation_pages() if f.src_uri in _state["pages"] and f.page is not None]
-        _state["copy"] = parallel.start(generated[1::2], config, files)
+        _state["copy"] = parallel.start(generated[1::2], config, files, nav)
     return nav
 
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
-    copy = _state.pop("copy", None)
-    if copy is not None:  # every page is rendered by now
-        copy.close()
+    from xlate.docsgen import navcache
+
+    _state["nav"] = navcache.install(env)
+    copy = _state.get("copy")
+    if copy is not None:  # every page is rendered by now: the copy builds its pages into the theme
+        from xlate.docsgen import parallel
+
+        parallel.take_over_building(copy, files)
     return env
 
 
@@ -155,15 +167,30 @@ def _content_for_reader(context: Any, page: Any, config: Any, nav: Any) -> Any:
 on_page_context = CombinedEvent(_content_for_search, _content_for_reader)
 
 
+def on_build_error(error: Exception) -> None:
+    from xlate.docsgen import parallel
+
+    copy = _state.pop("copy", None)
+    if copy is not None:
+        parallel.finish(copy)
+
+
 @event_priority(-100)  # after the search plugin has written its index
 def on_post_build(config: Any) -> None:
     import logging
 
-    from xlate.docsgen import search
+    from xlate.docsgen import parallel, search
 
+    log = logging.getLogger("mkdocs.hooks.xlate")
+    copy = _state.pop("copy", None)
+    if copy is not None:  # every page is built by now
+        parallel.finish(copy)
+        log.debug("second process: %d pages rendered, %d built", len(copy.rendered), copy.built)
+    nav = _state.get("nav")
+    if nav is not None:
+        log.debug("navigation: %d pages reused their section's, %d rendered in full", nav.reused, nav.full)
     index = Path(config["site_dir"]) / "search" / "search_index.json"
     if not index.exists():
         return
     result = search.tune_index(index, _state["glossary"])
-    log = logging.getLogger("mkdocs.hooks.xlate")
     log.info("search: %d spelling entries added, boosted for %d own queries", result.entries, len(result.queries))

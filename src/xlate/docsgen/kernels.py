@@ -53,17 +53,25 @@ def _code_lines(path: Path) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+HOST_TAB = "metal-host"  # the tab of a native Metal host program (NAME_host.mm), where there is one
+
+
+def _tab_path(ex: Any, owner: str) -> Path:
+    return ex.native_host if owner == HOST_TAB else ex.source(owner)
+
+
 def _symbol_cell(ex: Any, backend: str, symbol: str, present: list[str]) -> str:
     """The symbol as code, linked to the numbered line of the tab that shows it (Metal symbols may sit
-    in the MLX host file and MLX ones in the Metal body, which are tabs of their own)."""
+    in the MLX host file or the native host and MLX ones in the Metal body, which are tabs of their own)."""
     from xlate.examples_check import EXTRA_FILES
 
-    for owner in (backend,) + EXTRA_FILES.get(backend, ()):
+    owners = (backend,) + EXTRA_FILES.get(backend, ()) + ((HOST_TAB,) if backend == "metal" else ())
+    for owner in owners:
         if owner not in present:
             continue
-        line = _line_of(ex.source(owner), symbol)
+        line = _line_of(_tab_path(ex, owner), symbol)
         if line is not None:
-            where = "" if owner == backend else f" in {BACKEND_TITLE[owner]}"
+            where = "" if owner == backend else f" in {BACKEND_TITLE.get(owner, 'the Metal host')}"
             return f"{code(symbol)} [line {line}{where}](#__codelineno-{present.index(owner)}-{line})"
     return code(symbol)
 
@@ -138,12 +146,15 @@ def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], bench: dict[
     lines = [f"# {prose(ex.title)}", "", prose(ex.teaches), ""]
     present = [b for b in BACKENDS if ex.has(b)]
     lines += ["## The code", ""]
+    if ex.native_host is not None:
+        present.append(HOST_TAB)  # a tab of its own, after the backends' files
     for backend in present:
-        path = ex.source(backend)
+        path = _tab_path(ex, backend)
         text = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
         fence = "````" if "```" in text else "```"
-        lines += [f'=== "{BACKEND_TITLE[backend]}"', "",
-                  f'    {fence} {LANG[backend]} title="{path.name}" linenums="1"']
+        title = BACKEND_TITLE.get(backend, "Metal host")
+        lines += [f'=== "{title}"', "",
+                  f'    {fence} {LANG.get(backend, "objective-c++")} title="{path.name}" linenums="1"']
         lines += [("    " + ln) if ln else "" for ln in text.splitlines()]
         lines += [f"    {fence}", ""]
     for backend, why in ex.absent.items():
@@ -171,6 +182,10 @@ def _page(ex: Any, evidence: dict[tuple[str, str], dict[str, Any]], bench: dict[
         if not ex.has(backend):
             continue
         cpu = CPU_CHECK[backend]
+        if backend == "metal" and ex.native_host is not None:
+            from xlate.kernels.examples import NATIVE_HOST_UNVERIFIED
+
+            cpu = f"not run here; {ex.native_host.name} and {ex.source('metal').name} are {NATIVE_HOST_UNVERIFIED}"
         wanted = [i for key in EXPECT_KEY.get(backend, []) for i in ex.expect.get(key, [])]
         aot = ex.raw.get("triton_aot") or {}
         if backend == "triton" and aot:

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from xlate.kernels import tools
-from xlate.kernels.examples import Example, kernels_root
+from xlate.kernels.examples import NATIVE_HOST_UNVERIFIED, Example, kernels_root
 
 HIP_ARCHS = ("gfx942", "gfx90a")
 SM_DEFAULT = "90a"
@@ -53,7 +54,10 @@ def harness_files(backend: str) -> list[Path]:
 def sources(ex: Example, backend: str) -> list[Path]:
     files = [ex.source(backend)] + [p for p in harness_files(backend) if p.is_file()]
     if backend == "metal":
-        files.append(ex.source("mlx"))  # the host side that hands the body to mx.fast.metal_kernel
+        if ex.native_host is not None:  # the native host that compiles the .metal library itself
+            files.append(ex.native_host)
+        else:
+            files.append(ex.source("mlx"))  # the host side that hands the body to mx.fast.metal_kernel
     return files
 
 
@@ -110,23 +114,82 @@ def sass(cubin: Path) -> str:
     return _compile([tool, "--dump-sass", str(cubin)])
 
 
+def link_libraries(ex: Example) -> list[str]:
+    """Libraries the example's compiled program links besides the runtime (example.yaml `link:`,
+    e.g. [cuda] for the driver API)."""
+    value = ex.raw.get("link") or []
+    if not isinstance(value, list) or not all(isinstance(v, str) and re.fullmatch(r"[A-Za-z0-9_+.-]+", v) for v in value):
+        raise BuildError(f"{ex.folder / 'example.yaml'}: `link` must list library names, e.g. [cuda]")
+    return list(value)
+
+
+def _soname_path(lib: str) -> str | None:
+    """Where lib<lib>.so.1 is: the dynamic linker's cache, then LD_LIBRARY_PATH (where a container
+    runtime may mount the driver's libraries without telling the linker's search path)."""
+    name = f"lib{lib}.so.1"
+    try:
+        cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        cache = ""
+    for line in cache.splitlines():
+        if line.strip().startswith(name + " ") and "=>" in line:
+            return line.split("=>", 1)[1].strip()
+    for folder in filter(None, os.environ.get("LD_LIBRARY_PATH", "").split(":")):
+        if (Path(folder) / name).is_file():
+            return str(Path(folder) / name)
+    return None
+
+
+def _link_with_sonames(cmd: list[str], libs: list[str]) -> None:
+    """Link with -l<lib>; where the linker finds no lib<lib>.so, link the driver's lib<lib>.so.1 by
+    its path, or by its soname where no path is known (libcuda.so without a version comes only with
+    the toolkit's stubs, which not every installation has)."""
+    try:
+        _compile(cmd + [f"-l{lib}" for lib in libs])
+    except BuildError as exc:
+        missing = [lib for lib in libs if f"cannot find -l{lib}" in str(exc)]
+        if not missing:
+            raise
+        flags: list[str] = []
+        for lib in libs:
+            path = _soname_path(lib) if lib in missing else None
+            # nvcc sorts its inputs by suffix and rejects ".so.1": the path goes to the host linker as is
+            flags += ["-Xlinker", path] if path else [f"-l:lib{lib}.so.1" if lib in missing else f"-l{lib}"]
+        _compile(cmd + flags)
+
+
 def cuda_binary(ex: Example, sm: str) -> Path:
     nvcc = _nvcc()
-    out = tools.cache_dir() / f"{ex.name}-sm{sm}-{_digest(sources(ex, 'cuda'), sm, 'exe')}"
+    libs = link_libraries(ex)
+    out = tools.cache_dir() / f"{ex.name}-sm{sm}-{_digest(sources(ex, 'cuda'), sm, 'exe', *libs)}"
     if not out.is_file():
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_suffix(f".{os.getpid()}.tmp")
-        _compile([nvcc, _gencode(sm), "-O3", "-std=c++17", "-o", str(tmp), str(ex.source("cuda"))])
+        _link_with_sonames([nvcc, _gencode(sm), "-O3", "-std=c++17", "-o", str(tmp), str(ex.source("cuda"))], libs)
         os.replace(tmp, out)
     return out
 
 
+def module_name(ex: Example, backend: str) -> str | None:
+    """The file name under which the runner hands a program its own device code, compiled alone
+    (a cubin for CUDA, a code object for HIP), to load at run time (example.yaml `module:`)."""
+    value = (ex.raw.get("module") or {}).get(backend)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise BuildError(f"{ex.folder / 'example.yaml'}: `module: {{{backend}: NAME}}` must be a plain file name")
+    return value
+
+
 def run_program(exe: Path, ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray],
-                iters: int, where: str) -> Execution:
-    """Run a compiled example through the file protocol of kernels/common/harness.cuh."""
+                iters: int, where: str, files: dict[str, Path] | None = None) -> Execution:
+    """Run a compiled example through the file protocol of kernels/common/harness.cuh; `files`
+    are copied into the run folder under their names (a module the program loads)."""
     with tempfile.TemporaryDirectory(prefix="xlate-run-") as tmp:
         for name, arr in inputs.items():
             np.ascontiguousarray(arr).tofile(Path(tmp) / f"in_{name}.bin")
+        for name, path in (files or {}).items():
+            (Path(tmp) / name).write_bytes(path.read_bytes())
         cmd = [str(exe), tmp, str(iters)] + [str(s) for s in size]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -153,7 +216,9 @@ def run_cuda(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], 
     if device is None:
         raise Unavailable("no NVIDIA GPU here")
     exe = cuda_binary(ex, device.sm)
-    return run_program(exe, ex, size, inputs, iters, f"ran on {device.name}")
+    module = module_name(ex, "cuda")
+    files = {module: cuda_cubin(ex, device.sm)} if module else None
+    return run_program(exe, ex, size, inputs, iters, f"ran on {device.name}", files)
 
 
 # --- HIP -------------------------------------------------------------------------------------
@@ -224,7 +289,14 @@ def run_hip(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], i
     if not exe.is_file():
         exe.parent.mkdir(parents=True, exist_ok=True)
         _compile([str(tools.hipcc()), "-O3", "-std=c++17", "-o", str(exe), str(ex.source("hip"))])
-    return run_program(exe, ex, size, inputs, iters, "ran on an AMD GPU")
+    files = None
+    module = module_name(ex, "hip")
+    if module:  # the file's device code alone, as a code object for hipModuleLoadData
+        code = exe.with_suffix(".hsaco")
+        if not code.is_file():
+            _compile([str(tools.hipcc()), "--genco", "-O3", "-std=c++17", "-o", str(code), str(ex.source("hip"))])
+        files = {module: code}
+    return run_program(exe, ex, size, inputs, iters, "ran on an AMD GPU", files)
 
 
 # --- Python-hosted backends ----------------------------------------------------------------------
@@ -346,6 +418,24 @@ def run_mlx(ex: Example, inputs: dict[str, np.ndarray], iters: int, metal: bool 
     times.sort()
     device = "GPU (Metal)" if metal else ("GPU" if mx.default_device() == mx.gpu else "CPU")
     return Execution(outputs, times[len(times) // 2], f"ran on {device} (MLX)")
+
+
+def run_metal_host(ex: Example, size: tuple[int, ...], inputs: dict[str, np.ndarray], iters: int) -> Execution:
+    """Build the example's native Metal host with Apple's clang and run it through the file
+    protocol, with its .metal library source copied into the run folder (the host compiles it at
+    run time). Needs macOS with the Xcode command-line tools; nowhere else can it even be built."""
+    host = ex.native_host
+    assert host is not None
+    xcrun = shutil.which("xcrun") if sys.platform == "darwin" else None
+    if not xcrun or not tools.metal_available():
+        raise Unavailable(f"no Metal here; {host.name} and {ex.source('metal').name} are {NATIVE_HOST_UNVERIFIED}")
+    exe = tools.cache_dir() / f"{ex.name}-metal-host-{_digest([host], 'exe')}"
+    if not exe.is_file():
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        _compile([xcrun, "clang++", "-std=c++17", "-fobjc-arc", "-O2", "-framework", "Foundation",
+                  "-framework", "Metal", "-o", str(exe), str(host)])
+    return run_program(exe, ex, size, inputs, iters, "ran on Apple silicon (Metal)",
+                       {ex.source("metal").name: ex.source("metal")})
 
 
 # --- Instruction checks ----------------------------------------------------------------------------

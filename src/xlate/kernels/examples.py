@@ -34,6 +34,16 @@ def source_name(name: str, backend: str) -> str:
     }[backend]
 
 
+def host_source_name(name: str) -> str:
+    """A native Metal host program (Objective-C++) that loads the example's .metal library itself,
+    for the host API that MLX does not expose; it counts as part of the Metal backend."""
+    return f"{name.replace('-', '_')}_host.mm"
+
+
+# Said wherever a native Metal host is shown or checked: nothing here can build one.
+NATIVE_HOST_UNVERIFIED = "written against Apple's documentation, not compiled: no Apple SDK here"
+
+
 @dataclass
 class Example:
     name: str
@@ -52,6 +62,12 @@ class Example:
 
     def source(self, backend: str) -> Path:
         return self.folder / source_name(self.name, backend)
+
+    @property
+    def native_host(self) -> Path | None:
+        """The example's native Metal host program, where it has one."""
+        path = self.folder / host_source_name(self.name)
+        return path if path.is_file() else None
 
     def has(self, backend: str) -> bool:
         return backend not in self.absent and self.source(backend).is_file()

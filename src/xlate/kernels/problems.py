@@ -298,3 +298,93 @@ def _gemm_bt_ref(x: Arrays) -> Arrays:
 
 PROBLEMS["hopper-gemm"] = Problem(_gemm_bt, _gemm_bt_ref, lambda s: 2 * (s[0] * s[2] + s[2] * s[1]) + 4 * s[0] * s[1],
                                   lambda s: 2 * s[0] * s[1] * s[2], sample_rows=256)
+
+
+BEZIER_MAX_DEGREE = 31  # the kernels' constant table holds at most 32 control points
+
+
+def gauss_legendre4() -> tuple[np.ndarray, np.ndarray]:
+    """The four-point Gauss-Legendre rule mapped to [0, 1]: nodes and weights (summing to 1), the
+    same doubles the kernels spell out."""
+    x, w = np.polynomial.legendre.leggauss(4)
+    return (1.0 + x) / 2.0, w / 2.0
+
+
+def _bezier(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    n, degree = size
+    if degree > BEZIER_MAX_DEGREE:
+        raise ValueError(f"bezier: degree {degree} is over {BEZIER_MAX_DEGREE}")
+    # float64 arrays of values that float32 holds exactly: MLX's mx.array turns a NumPy float64
+    # array into float32, so the MLX host receives these unchanged; the computation is float64 all
+    # the same (nodes, positions and every intermediate), and float32 arithmetic misses the tolerance
+    edges = np.sort(rng.random(n + 1, dtype=np.float32)).astype(np.float64)
+    edges[0], edges[-1] = 0.0, 1.0
+    return {"ctrl": rng.standard_normal(degree + 1, dtype=np.float32).astype(np.float64), "edges": edges}
+
+
+def _bezier_ref(x: Arrays) -> Arrays:
+    """The Bernstein sum term by term (the kernels use de Casteljau or Horner's scheme instead),
+    in chunks of nodes so that the powers of t and 1 - t stay small."""
+    import math
+
+    ctrl, edges = x["ctrl"].astype(np.float64), x["edges"].astype(np.float64)
+    degree = ctrl.size - 1
+    node, weight = gauss_legendre4()
+    width = np.diff(edges)
+    t_all = (edges[:-1, None] + width[:, None] * node[None, :]).reshape(-1)
+    y = np.empty_like(t_all)
+    scale = [math.comb(degree, j) * float(ctrl[j]) for j in range(degree + 1)]
+    for start in range(0, t_all.size, 1 << 18):
+        t = t_all[start:start + (1 << 18)]
+        s_pow = [np.ones_like(t)]
+        for _ in range(degree):
+            s_pow.append(s_pow[-1] * (1.0 - t))
+        t_pow, acc = np.ones_like(t), np.zeros_like(t)
+        for j in range(degree + 1):
+            acc += scale[j] * t_pow * s_pow[degree - j]
+            t_pow *= t
+        y[start:start + t.size] = acc
+    return {"y": y, "area": (y.reshape(-1, 4) * weight).sum(axis=1) * width}
+
+
+# read: edges and control points; written: four values and one integral per subinterval
+PROBLEMS["bezier"] = Problem(_bezier, _bezier_ref, lambda s: 8 * (s[0] + 1) + 8 * (s[1] + 1) + 40 * s[0],
+                             lambda s: 4 * s[0] * (3 * s[1] * (s[1] + 1) // 2))
+
+
+CLUSTER_BINS = 65536  # must match the kernels: one bin per 16-bit key
+
+
+def _cluster_histogram(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
+    """16-bit keys: three in four uniform, every fourth from a triangular bump around key 40000 (the
+    sum of two uniform draws), so that the most frequent keys are a real answer rather than a tie
+    among uniform counts. Integer draws only: a 2^27-key input is made in seconds."""
+    (n,) = size
+    keys = rng.integers(0, CLUSTER_BINS, n, dtype=np.uint16)
+    hot = keys[::4].size
+    bump = rng.integers(0, 600, hot, dtype=np.uint16) + rng.integers(0, 600, hot, dtype=np.uint16)
+    keys[::4] = bump + np.uint16(40000 - 600)
+    return {"keys": keys}
+
+
+def _cluster_histogram_ref(x: Arrays) -> Arrays:
+    bins = np.bincount(x["keys"], minlength=CLUSTER_BINS).astype(np.int64)
+    order = np.lexsort((np.arange(CLUSTER_BINS), -bins))[:3]  # higher count first, then the smaller key
+    return {"bins": bins, "top_keys": order.astype(np.int64), "top_counts": bins[order]}
+
+
+PROBLEMS["cluster-histogram"] = Problem(_cluster_histogram, _cluster_histogram_ref, lambda s: 2 * s[0], lambda s: 0)
+
+
+RUNTIME_COEFFS = (1.5, -0.5, 0.25, 1.0)  # must match the coefficients the runtime programs write
+
+
+def _runtime_ref(x: Arrays) -> Arrays:
+    c0, c1, c2, c3 = RUNTIME_COEFFS
+    v = x["x"].astype(np.float64)
+    t = c0 * v + c1 * np.append(v[1:], 0.0)
+    return {"y": c2 * t * t + c3}
+
+
+# bytes over the host link: every x uploaded, every y downloaded (the halo element adds one per chunk)
+PROBLEMS["runtime"] = Problem(_streams, _runtime_ref, lambda s: 8 * s[0], lambda s: 5 * s[0])

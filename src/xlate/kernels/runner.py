@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from xlate.kernels import backends, evidence, problems, specs, tools
-from xlate.kernels.examples import BACKENDS, Example, ExampleError, kernels_root, load, names
+from xlate.kernels.examples import BACKENDS, NATIVE_HOST_UNVERIFIED, Example, ExampleError, kernels_root, load, names
 
 SHOWN, SKIPPED, FAILED = "shown", "skipped", "failed"
 
@@ -176,6 +176,9 @@ def run(name: str, backend: str, size_text: str | None = None, iters: int = 20, 
     problem = problems.PROBLEMS[name]
     try:
         inputs = problem.make(size, rng)
+    except ValueError as exc:  # a size the problem cannot take (precision's n, bezier's degree)
+        raise ExampleError(f"--size {'x'.join(map(str, size))}: {exc}") from None
+    try:
         if backend == "cuda":
             execution = backends.run_cuda(ex, size, inputs, iters)
         elif backend == "hip":
@@ -184,6 +187,8 @@ def run(name: str, backend: str, size_text: str | None = None, iters: int = 20, 
             execution = backends.run_triton(ex, inputs, interpret=not on_gpu, iters=iters)
         elif backend == "mlx":
             execution = backends.run_mlx(ex, inputs, iters)
+        elif ex.native_host is not None:
+            execution = backends.run_metal_host(ex, size, inputs, iters)
         else:
             execution = backends.run_mlx(ex, inputs, iters, metal=True)
     except backends.Unavailable as exc:
@@ -378,7 +383,9 @@ def verify(only: list[str] | None = None, gpu: bool | None = None) -> list[Outco
         out.append(tri)
         out.append(run(name, "mlx"))
         metal = run(name, "metal")
-        if metal.status == SKIPPED and "Metal" in metal.cell:
+        if metal.status == SKIPPED and ex.native_host is not None:
+            metal.cell = f"skipped: no Metal (not run here); {ex.native_host.name} and its library are {NATIVE_HOST_UNVERIFIED}"
+        elif metal.status == SKIPPED and "Metal" in metal.cell:
             metal.cell = "skipped: no Metal (not run here)"
         out.append(metal)
         out.append(_evidence_cell(name))

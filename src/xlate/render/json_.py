@@ -16,19 +16,22 @@ def document(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"version": FORMAT_VERSION, "files": results}
 
 
-def _encode(value: Any) -> str:
-    # check_circular off: results are plain trees of dicts and lists (a few shared, none cyclic).
-    return json.dumps(value, ensure_ascii=False, check_circular=False)
+# check_circular off: results are plain trees of dicts and lists (a few shared, none cyclic). One
+# encoder for every value: json.dumps with these options builds a new encoder object per call, and
+# a tree's output is thousands of calls. Same text as json.dumps(value, ensure_ascii=False, check_circular=False).
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-def annotations_text(annotations: list[dict[str, Any]]) -> str:
+def annotations_text(annotations: list[dict[str, Any]], tails: dict[tuple[str, Any, int], str] | None = None) -> str:
     """The JSON text of an annotation list, exactly as json.dumps writes it on one line.
 
     A large file has thousands of annotations of a few dozen symbols: everything after the position
     is encoded once per symbol, and each annotation only formats its line and column. Anything that
-    is not an annotation of the usual shape goes through the generic encoder.
+    is not an annotation of the usual shape goes through the generic encoder. `tails` carries those
+    encodings from file to file of one output (explain shares each symbol's equivalents dict among
+    the files that use it); the dicts it names must stay alive while it is used.
     """
-    tails: dict[tuple[str, Any, int], str] = {}
+    tails = {} if tails is None else tails
     parts = []
     add = parts.append
     for a in annotations:
@@ -47,12 +50,34 @@ def annotations_text(annotations: list[dict[str, Any]]) -> str:
     return "[" + ", ".join(parts) + "]"
 
 
-def _write_file(result: dict[str, Any], out: TextIO) -> None:
-    """One file's object, written field by field (a large file's text is not copied into a whole)."""
+_KEYS = {k: json.dumps(k) for k in ("path", "lines", "annotations", "hazards", "errors", "symbols")}
+
+
+def symbols_text(symbols: dict[str, Any], memo: dict[int, str]) -> str:
+    """The JSON text of a result's "symbols", as json.dumps writes it, each symbol's object encoded
+    once per output (by the object's identity: explain shares them among files)."""
+    parts = []
+    for name, info in symbols.items():
+        text = memo.get(id(info))
+        if text is None:
+            text = memo[id(info)] = _encode(info)
+        parts.append(f"{_encode(name)}: {text}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _write_file(result: dict[str, Any], out: TextIO, memo: tuple[dict, dict] | None = None) -> None:
+    """One file's object, written field by field (a large file's text is not copied into a whole).
+    `memo` holds encodings shared across the files of one output; every result it saw must be alive."""
+    tails, infos = memo if memo is not None else ({}, {})
     sep = "{"
     for key, value in result.items():
-        out.write(f"{sep}{_encode(key)}: ")
-        out.write(annotations_text(value) if key == "annotations" and type(value) is list else _encode(value))
+        out.write(f"{sep}{_KEYS.get(key) or _encode(key)}: ")
+        if key == "annotations" and type(value) is list:
+            out.write(annotations_text(value, tails))
+        elif key == "symbols" and type(value) is dict and all(type(k) is str for k in value):
+            out.write(symbols_text(value, infos))
+        else:
+            out.write(_encode(value))
         sep = ", "
     out.write("{}" if sep == "{" else "}")
 
@@ -64,9 +89,10 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> N
         out.write(json.dumps(document(results), indent=1, ensure_ascii=False, check_circular=False))
     else:
         out.write('{"version": %d, "files": [' % FORMAT_VERSION)
+        memo: tuple[dict, dict] = ({}, {})  # valid while `results` keeps every dict it names alive
         for i, r in enumerate(results):
             if i:
                 out.write(", ")
-            _write_file(r, out)
+            _write_file(r, out, memo)
         out.write("]}")
     out.write("\n")

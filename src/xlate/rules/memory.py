@@ -28,13 +28,27 @@ CDNA3_REFERENCE_GPU = "mi300x"
 @lru_cache(maxsize=None)
 def _spec_lds_bytes(gpu: str) -> int:
     """LDS bytes per CU from a spec sheet. Read on first need: most files never come near the limit."""
-    import yaml
-
     from xlate.index import glossary_root  # not xlate.glossary: that pulls in pydantic on the hot path
 
-    path = glossary_root() / "gpus" / f"{gpu}.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return int(data["shared_memory_per_cu_kb"]["value"] * 1024)
+    text = (glossary_root() / "gpus" / f"{gpu}.yaml").read_text(encoding="utf-8")
+    return int(spec_figure(text, "shared_memory_per_cu_kb") * 1024)
+
+
+def spec_figure(text: str, field: str) -> float:
+    """The `value` of one figure of a spec sheet's YAML text.
+
+    A sheet writes each figure as a top-level key whose block starts with a plain `value: <number>`
+    line; that line is read directly, because importing and running the YAML parser costs more than
+    a whole small file's explain (tests check this reader against the YAML parser on every sheet).
+    Any other spelling of the figure goes to the YAML parser."""
+    import re
+
+    m = re.search(rf"^{re.escape(field)}:[ \t]*\n[ \t]+value:[ \t]*([0-9]+(?:\.[0-9]+)?)[ \t]*$", text, re.MULTILINE)
+    if m is not None:
+        return float(m.group(1))
+    import yaml
+
+    return float(yaml.safe_load(text)[field]["value"])
 
 
 def _kib(n: int) -> str:

@@ -8,9 +8,20 @@
   HIP: the symbol argument is wrapped in HIP_SYMBOL(), HIP's macro for that.
 - FP8 types: the row's FNUZ type is written as its OCP sibling (the type NVIDIA's __nv_fp8_* are),
   when the glossary lists that OCP spelling for the same concept.
-- A one-argument CUDA call whose row names a HIP builtin that takes more arguments: `__ldcg(p)`
-  becomes `__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`, the agent-scope load
-  the row's caveat gives (it reads around the vector L1, as __ldcg does).
+- A CUDA call whose row names a HIP builtin that takes more arguments: `__ldcg(p)` becomes
+  `__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`, `atomicAdd_block(p, v)`
+  `__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)`
+  (glossary/translate/calls.yaml, `append`).
+- Cache-hinted loads by the declared pointee type (`pointee`): HIP declares __ldcg/__ldca/__ldcs for
+  __half and __half2, so there the CUDA name stays; a declared type neither spelling compiles for is
+  left and reported.
+- A kernel passed to a cudaFunc* call or cudaLaunchKernel: CUDA's template overload takes the kernel
+  itself, HIP's function a `const void*` (`function_address`).
+- `cudaGraphInstantiate(&e, g[, flags])`, CUDA 12's form, is hipGraphInstantiateWithFlags (the row
+  of cudaGraphInstantiateWithFlags names it); HIP's hipGraphInstantiate is CUDA 11's five-argument form.
+- CUDA 13's `cudaMemPrefetchAsync(p, n, loc, flags, s)` and `cudaMemAdvise(p, n, advice, loc)` take
+  a cudaMemLocation; ROCm 6.4's functions take a device number (hipCpuDeviceId for the host).
+- CUDART_CB, a calling convention HIP does not have, is removed (`erase`).
 """
 
 from __future__ import annotations
@@ -19,8 +30,10 @@ from typing import Any
 
 from tree_sitter import Node
 
+from xlate.translate import calldata
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.names import hip_name
+from xlate.translate.pointee import Pointees
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -32,8 +45,6 @@ HIP_SYMBOL = "HIP_SYMBOL"
 # the HIP function takes `void**` only (hip/hip_runtime_api.h declares templates for hipMalloc,
 # hipHostMalloc and hipMallocManaged alone): an `&p` argument there is cast to (void**), which is
 # what CUDA's template does itself.
-# HIP spelling a row gives -> the arguments it needs after the CUDA call's single one.
-EXTRA_ARGUMENTS = {"__hip_atomic_load": b", __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT"}
 VOID_OUT = {"cudaHostAlloc": 0, "cudaHostGetDevicePointer": 0, "cudaMallocPitch": 0, "cudaMallocAsync": 0,
             "cudaMallocFromPoolAsync": 0}
 
@@ -57,6 +68,8 @@ def call_of(name_node: Node | None) -> Node | None:
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap: Any, edits: Edits,
             report: Report, options: Options, claimed: set[int]) -> None:
+    append, pointee, erase, fnaddr = calldata.append(), calldata.pointee(), calldata.erase(), calldata.function_address()
+    types: Pointees | None = None
     for o, entry in found:
         written = o[2]
         node = o[6]
@@ -71,13 +84,25 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
             _malloc_host(node, smap, edits, report, options, claimed)
         elif written == "cudaEventCreate":
             _event_create(node, smap, edits, report, options, claimed)
+        elif written == "cudaGraphInstantiate":
+            _graph_instantiate(node, smap, edits, report, options, claimed)
+        elif written in ("cudaMemPrefetchAsync", "cudaMemAdvise"):
+            types = types or Pointees()
+            _memory_location(node, written, types, smap, edits, report, options)
         elif written in SYMBOL_ARGUMENT:
             _symbol_call(node, written, source, edits, report)
         if written in VOID_OUT:
             _void_out(node, VOID_OUT[written], source, edits, report)
-        target = entry.hip if entry is not None else None
-        if target in EXTRA_ARGUMENTS:
-            _extra_arguments(node, target, entry, edits, report, options, smap)
+        if written in fnaddr:
+            _function_address(node, fnaddr[written]["index"], source, edits, report)
+        if written in erase:
+            continue  # erase_macros() below finds them, inside parse-error regions too
+        if written in pointee:
+            types = types or Pointees()
+            if _by_pointee(node, written, pointee[written], types, report, claimed):
+                continue  # the CUDA name stays: no arguments to add
+        if written in append:
+            _extra_arguments(node, append[written], entry, edits, report, options, smap)
 
 
 def _malloc_host(node: Node, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> None:
@@ -123,15 +148,138 @@ def _symbol_call(node: Node, written: str, source: bytes, edits: Edits, report: 
         report.rewritten["HIP_SYMBOL"] += 1
 
 
-def _extra_arguments(node: Node, target: str, entry: Any, edits: Edits, report: Report, options: Options,
+def _extra_arguments(node: Node, spec: dict[str, Any], entry: Any, edits: Edits, report: Report, options: Options,
                      smap: Any) -> None:
     call = call_of(node)
-    if call is None or len(arguments(call)) != 1 or hip_name(entry, options, smap)[0] != target:
-        return  # only the one-argument form, and only where the name itself is rewritten
+    target = spec["hip"]
+    if call is None or len(arguments(call)) != spec["arity"] or hip_name(entry, options, smap)[0] != target:
+        return  # only the form the entry describes, and only where the row's name is the one it names
     args = call.child_by_field_name("arguments")
     close = args.children[-1] if args is not None and args.children else None
-    if close is not None and close.type == ")" and edits.add(close.start_byte, close.start_byte, EXTRA_ARGUMENTS[target]):
+    extra = "".join(", " + a for a in spec["arguments"]).encode()
+    if spec["arity"] == 0:
+        extra = extra[2:]
+    if close is not None and close.type == ")" and edits.add(close.start_byte, close.start_byte, extra):
         report.rewritten[f"{target}-arguments"] += 1
+
+
+def _by_pointee(node: Node, written: str, spec: dict[str, Any], types: Pointees, report: Report,
+                claimed: set[int]) -> bool:
+    """True when the call keeps its CUDA name: HIP declares it for the argument's declared pointee
+    type, or neither spelling compiles for that type (then it is reported as left)."""
+    call = call_of(node)
+    args = arguments(call) if call is not None else []
+    if len(args) != 1:
+        return False
+    pointed = types.of_argument(args[0])
+    if pointed is None or pointed in spec["row_types"]:
+        return False  # undeclared here: the row's answer; a type the row's spelling compiles for
+    claimed.add(node.start_byte)
+    if pointed in spec["keep"]:
+        report.rewritten[f"{written}-kept-for-{pointed}"] += 1
+    else:
+        report.unknown[f"{written} on {pointed}"] += 1
+    return True
+
+
+def _graph_instantiate(node: Node, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> None:
+    """CUDA 12's cudaGraphInstantiate(&e, g[, flags]) is HIP's hipGraphInstantiateWithFlags; HIP's
+    hipGraphInstantiate is CUDA 11's five-argument form (error node, log buffer, its size)."""
+    call = call_of(node)
+    n = len(arguments(call)) if call is not None else 0
+    if n not in (2, 3):
+        return
+    row = smap.get("cudaGraphInstantiateWithFlags")
+    target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
+    if target is None or why not in ("ok", "same"):
+        return
+    args = call.child_by_field_name("arguments")
+    close = args.children[-1] if args is not None and args.children else None
+    if close is None or close.type != ")":
+        return
+    if edits.add(node.start_byte, node.end_byte, target.encode()):
+        claimed.add(node.start_byte)
+        if n == 2:
+            edits.add(close.start_byte, close.start_byte, b", 0")  # CUDA's default flags
+        report.rewritten["cudaGraphInstantiate-with-flags"] += 1
+
+
+# CUDA 13 call -> (index of the cudaMemLocation argument, index of a flags argument CUDA requires
+# to be 0 and HIP does not take, or None, number of arguments of that form).
+_LOCATION = {"cudaMemPrefetchAsync": (2, 3, 5), "cudaMemAdvise": (3, None, 4)}
+
+
+def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits: Edits, report: Report,
+                     options: Options) -> None:
+    """CUDA 13 passes a cudaMemLocation where ROCm 6.4 takes a device number. The location, a
+    variable the file declares as cudaMemLocation (so the call is surely the CUDA 13 form), becomes
+    `(loc.type == hipMemLocationTypeDevice ? loc.id : hipCpuDeviceId)`: its device, or the host for
+    every host location type (HIP's prefetch takes no NUMA node). CUDA 13 requires the prefetch's
+    flags to be 0 (cuda_runtime_api.h: "flags for future use, must be zero now"); they are dropped
+    only when written as 0."""
+    call = call_of(node)
+    args = arguments(call) if call is not None else []
+    at, flags, count = _LOCATION[written]
+    if len(args) != count:
+        return
+    loc = args[at]
+    if loc.type != "identifier" or types.of_argument_plain(loc) != "cudaMemLocation":
+        return
+    if flags is not None and (args[flags].type != "number_literal" or args[flags].text not in (b"0", b"0u", b"0U")):
+        return
+    names = []
+    for cuda in ("cudaMemLocationTypeDevice", "cudaCpuDeviceId"):
+        row = smap.get(cuda)
+        target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
+        if target is None or why not in ("ok", "same"):
+            return
+        names.append(target)
+    var = loc.text.decode()
+    device = f"({var}.type == {names[0]} ? {var}.id : {names[1]})".encode()
+    end = args[flags + 1].start_byte if flags is not None else loc.end_byte  # the flags and their comma go
+    tail = b", " if flags is not None else b""
+    if edits.add(loc.start_byte, end, device + tail):
+        report.rewritten["cudaMemLocation-to-device"] += 1
+
+
+def _function_address(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
+    call = call_of(node)
+    args = arguments(call) if call is not None else []
+    if len(args) <= index:
+        return
+    arg = args[index]
+    text = source[arg.start_byte:arg.end_byte].replace(b" ", b"")
+    if arg.type == "cast_expression" or text.startswith((b"reinterpret_cast<", b"static_cast<", b"(constvoid*)", b"(void*)")):
+        return  # already converted by hand
+    if edits.add(arg.start_byte, arg.start_byte, b"reinterpret_cast<const void*>(") and edits.add(arg.end_byte, arg.end_byte, b")"):
+        report.rewritten["kernel-as-const-void*"] += 1
+
+
+def erase_macros(tree: Any, source: bytes, smap: Any, edits: Edits, report: Report, options: Options,
+                 claimed: set[int]) -> None:
+    """Remove each `erase` macro whose row says HIP has none (it expands to nothing where HIP runs),
+    with the blanks after it. Found by its bytes and checked to be an identifier token, so comments
+    and strings are never touched; the grammar reads `void CUDART_CB f(...)` as an error region,
+    where the occurrence finder looks at nothing."""
+    root = tree.root_node
+    for name in calldata.erase():
+        word = name.encode()
+        pos = source.find(word)
+        if pos == -1:
+            continue
+        row = smap.get(name)
+        if row is None or hip_name(row, options, smap)[1] != "none":
+            continue
+        while pos != -1:
+            node = root.descendant_for_byte_range(pos, pos + len(word))
+            if node is not None and node.type == "identifier" and node.start_byte == pos and node.end_byte == pos + len(word):
+                end = node.end_byte
+                while end < len(source) and source[end] in b" \t":
+                    end += 1
+                if edits.add(pos, end, b""):
+                    claimed.add(pos)
+                    report.rewritten[f"{name}-removed"] += 1
+            pos = source.find(word, pos + len(word))
 
 
 def _void_out(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:

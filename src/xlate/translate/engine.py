@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors
+from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors, widen
 from xlate.translate.edits import Edits, line_starts
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -63,9 +63,11 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
 
     settled = macros.rewrite(tree, source, edits, report, claimed)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed)
+    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
     before_masks = set(claimed)
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
+    settled |= widen.rewrite(view, smap, edits, report, options, claimed)
     names.rewrite(found, source, starts, edits, report, options, claimed, smap)
     optin.rewrite(tree, found, source, starts, smap, edits, report, options, claimed - before_masks)
     now = headers.rewrite(found, source, edits, report, options)

@@ -28,6 +28,10 @@ from xlate.translate.report import Report
 # *_sync calls whose mask-less form HIP has on every ROCm release.
 LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_sync": "__shfl_down",
           "__shfl_xor_sync": "__shfl_xor", "__ballot_sync": "__ballot", "__any_sync": "__any", "__all_sync": "__all"}
+# *_sync calls with no mask-less CUDA function (so no row names a mask-less HIP one): in legacy mode
+# too they keep the _sync call and get the 64-bit all-lanes mask (HIP's static_assert rejects a
+# 32-bit mask), which needs ROCm 6.2 or later and the opt-in macro, as the rows say.
+MASK64_ONLY = ("__match_any_sync", "__match_all_sync")
 MASK64 = b"0xffffffffffffffffull"
 FIXES = ("XL010", "XL011")  # the hazards a fixed call no longer has
 
@@ -66,7 +70,7 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
     if options.warp_sync == "keep" or b"_sync" not in src.source:
         return settled
     consts: dict[str, int] | None = None
-    for call in src.calls(LEGACY):
+    for call in src.calls((*LEGACY, *MASK64_ONLY)):
         args = call_arguments(call)
         name = call_name(call)
         if not args:
@@ -82,7 +86,8 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "identifier":
             continue
-        if options.warp_sync == "legacy":
+        maskless = options.warp_sync == "legacy" and name in LEGACY
+        if maskless:
             row = smap.get(LEGACY[name])
             target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
             if target is None or why not in ("ok", "same") or len(args) < 2:
@@ -94,7 +99,10 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
             ok = edits.add(mask.start_byte, mask.end_byte, MASK64)
             label = f"full 32-bit mask: {name} mask -> 64-bit all-lanes mask"
         if ok:
-            claimed.add(callee.start_byte)
+            if maskless or options.warp_sync != "legacy":
+                # Claimed: the callee is decided here (the opt-in macro reads these, in legacy mode, as
+                # calls that no longer need it; a _sync call kept in legacy mode still does).
+                claimed.add(callee.start_byte)
             settled.add(where)
             report.fixed[f"XL011 warp-sync-mask ({label})"] += 1
     return settled
