@@ -43,12 +43,9 @@ VARIANTS = {
     "scan": [["-DSCAN_TRIES=10"], ["-DSCAN_TRIES=10", "-DSCAN_EARLY=0"], ["-DSCAN_TRIES=10", "-DSCAN_ONLY=4"],
              ["-DSCAN_TRIES=10", "-DSCAN_ONLY=8"], ["-DSCAN_TRIES=10", "-DSCAN_ONLY=9"]],
 }
-# (BLOCK in int32 words, num_warps, programs per SM, copies of the bins, words per lane assumed)
+# (BLOCK, num_warps, programs per SM) of the Triton histogram's kernel
 TRITON_VARIANTS = {
-    "histogram": [(4096, 8, 4, 1, 4), (8192, 16, 4, 1, 4),
-                  (2048, 8, 3, 32, 4), (4096, 8, 2, 32, 4), (4096, 8, 3, 32, 4), (4096, 16, 2, 32, 4),
-                  (8192, 16, 2, 32, 4), (4096, 8, 3, 32, 1), (8192, 16, 2, 32, 1),
-                  (4096, 8, 4, 8, 4), (8192, 16, 2, 8, 4), (4096, 8, 4, 16, 4), (8192, 16, 2, 16, 4)],
+    "histogram": [(8192, 8, 2), (16384, 8, 4), (16384, 16, 4), (32768, 16, 4), (65536, 32, 2)],
 }
 # (launch function of scan_triton.py, BLOCK, num_warps)
 TRITON_SCAN_VARIANTS = [("launch", block, warps) for block, warps in ((4096, 8), (8192, 16), (16384, 16), (16384, 32))]
@@ -148,7 +145,6 @@ def triton_rows(name: str, device: tools.Device, copy: dict, rng: np.random.Gene
                 "unit": unit, "ratio_to_copy": cuda_value / copy["value"], "check": cuda_ok})
     module = backends.load_module(ex.source("triton"), "gpu")
     data = torch.from_numpy(inputs["data"]).cuda()
-    words = module.as_words(data)
     bins = torch.zeros(256, dtype=torch.int32, device="cuda")
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     n = data.numel()
@@ -169,13 +165,12 @@ def triton_rows(name: str, device: tools.Device, copy: dict, rng: np.random.Gene
         out.append({"example": name, "backend": "triton", "variant": label, "ms": ms, "value": value, "unit": unit,
                     "ratio_to_cuda": value / cuda_value, "ratio_to_copy": value / copy["value"], "check": ok})
 
-    for block, warps, per_sm, copies, lane_words in TRITON_VARIANTS[name]:
-        def fn(block=block, warps=warps, per_sm=per_sm, copies=copies, lane_words=lane_words) -> None:
+    for block, warps, per_sm in TRITON_VARIANTS[name]:
+        def fn(block=block, warps=warps, per_sm=per_sm) -> None:
             bins.zero_()
-            module.histogram_kernel[(sms * per_sm,)](words, data, bins, n, BLOCK=block, BINS=256,
-                                                     PROGRAMS_PER_SM=per_sm, REPLICAS=copies, LANE_WORDS=lane_words,
+            module.histogram_kernel[(sms * per_sm,)](data, bins, n, BLOCK=block, BINS=256, PROGRAMS_PER_SM=per_sm,
                                                      num_warps=warps)
-        measure(f"BLOCK={block} warps={warps} per_sm={per_sm} copies={copies} lane_words={lane_words}", fn)
+        measure(f"BLOCK={block} warps={warps} per_sm={per_sm}", fn)
     measure("(the example's launch: autotuned)", lambda: module.launch(data, bins))
     return out
 
