@@ -5,7 +5,8 @@ then times, N rounds, the median of:
   - a one-page Material site built by the same mkdocs (the fixed cost of starting mkdocs and the theme),
   - `mkdocs build --strict` of the whole site in the clone (the hook renders every generated page),
   - with --against REV: the same build of a fresh clone of REV (an older tree), in the same rounds,
-  - the same with XLATE_DOCS_JOBS=1 (every page rendered in one process, no second core),
+  - the same with XLATE_DOCS_JOBS=1 (one process) and =2 (two processes, whatever the load; unset, the
+    build takes the second process only while the load average leaves a CPU free),
   - `xlate docs build --engine zensical` in the clone (stage the pages, zensical build, move the site).
 Each round runs every build once, one after another, so a busy machine slows them alike; each median
 is printed with its ratio to the one-page reference and (with --against) to the older tree, together
@@ -78,6 +79,8 @@ def main() -> None:
             cases.append((f"  the same, older tree ({args.against})", [*build, str(work / "oldsite")], old, env))
         cases.append(("  the same, one process (XLATE_DOCS_JOBS=1)", [*build, str(work / "site1")], new,
                       {**env, "XLATE_DOCS_JOBS": "1"}))
+        cases.append(("  the same, two processes (XLATE_DOCS_JOBS=2)", [*build, str(work / "site2")], new,
+                      {**env, "XLATE_DOCS_JOBS": "2"}))
         if shutil.which("zensical") and not args.no_zensical:
             cases.append(("xlate docs build --engine zensical",
                           [sys.executable, "-m", "xlate", "docs", "build", "--engine", "zensical", "--site-dir", str(work / "zsite")],

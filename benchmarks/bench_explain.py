@@ -397,7 +397,7 @@ json_.write = write
 import io, os
 out = open(os.devnull, "w")
 explain.quiet_gc()
-code = explain.run(sys.argv[1:], fmt="json", out=out, jobs=int(os.environ.get("PROBE_JOBS", "0")) or None)
+code = explain.run(sys.argv[1:], fmt="json", out=out, jobs=int(os.environ.get("PROBE_JOBS", "1")))
 out.close()
 stages["per file, other"] = stages.pop("explain_path", 0.0) - sum(stages.get(k, 0.0) for k in ("read", "parse", "scan", "rules")) 
 stages["script"] = time.perf_counter() - t_start
@@ -408,49 +408,57 @@ STAGE_ORDER = ("interpreter", "imports", "index load", "collect files", "rules i
                "per file, other", "output", "rest")
 
 
-def stage_profile(rev: Revision, tree: Path, repeat: int, jobs: int = 0) -> tuple[dict[str, float], dict[str, float], float, float]:
-    """Median seconds per stage of a cold tree run, with the median wall time of the plain command
-    and of `python3 -c pass`, alternating in this run."""
-    per: dict[str, list[float]] = {k: [] for k in STAGE_ORDER}
-    per_rule: dict[str, list[float]] = {}
-    walls, ref = [], []
-    env = {**rev.env(), "PROBE_JOBS": str(jobs)}
+def stage_profile(revisions: list[Revision], tree: Path, repeat: int) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]],
+                                                                      dict[str, float], float]:
+    """Per revision: median seconds per stage of a cold tree run and of each rule, and the median
+    wall time of the plain command; with the median of `python3 -c pass`, all alternating in this run."""
+    per: dict[str, dict[str, list[float]]] = {r.label: {k: [] for k in STAGE_ORDER} for r in revisions}
+    per_rule: dict[str, dict[str, list[float]]] = {r.label: {} for r in revisions}
+    walls: dict[str, list[float]] = {r.label: [] for r in revisions}
+    ref = []
     for _ in range(repeat):
         ref.append(timed([sys.executable, "-c", "pass"])[0])
-        walls.append(timed(rev.command("explain", str(tree), "--format", "json"), rev.env())[0])
-        t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _STAGE_PROBE, str(tree)], env=env, capture_output=True, text=True, check=False)
-        wall = time.perf_counter() - t0
-        line = next((ln for ln in done.stderr.splitlines() if ln.startswith("STAGES ")), None)
-        if line is None:
-            raise SystemExit(f"stage probe failed: {done.stderr[-800:]}")
-        got = json.loads(line[7:])
-        rules = {k: got.pop(k) for k in list(got) if k.startswith("rule ")}
-        got["interpreter"] = wall - got.pop("script")
-        got["rest"] = wall - sum(got.values())
-        for k in STAGE_ORDER:
-            per[k].append(got.get(k, 0.0))
-        for k, v in rules.items():
-            per_rule.setdefault(k, []).append(v)
-    return {k: med(v) for k, v in per.items()}, {k: med(v) for k, v in per_rule.items()}, med(walls), med(ref)
+        for rev in revisions:
+            walls[rev.label].append(timed(rev.command("explain", str(tree), "--format", "json", "--jobs", "1"), rev.env())[0])
+            t0 = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", _STAGE_PROBE, str(tree)], env={**rev.env(), "PROBE_JOBS": "1"},
+                                  capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - t0
+            line = next((ln for ln in done.stderr.splitlines() if ln.startswith("STAGES ")), None)
+            if line is None:
+                raise SystemExit(f"stage probe failed: {done.stderr[-800:]}")
+            got = json.loads(line[7:])
+            rules = {k: got.pop(k) for k in list(got) if k.startswith("rule ")}
+            got["interpreter"] = wall - got.pop("script")
+            got["rest"] = wall - sum(got.values())
+            for k in STAGE_ORDER:
+                per[rev.label][k].append(got.get(k, 0.0))
+            for k, v in rules.items():
+                per_rule[rev.label].setdefault(k, []).append(v)
+    return ({lab: {k: med(v) for k, v in d.items()} for lab, d in per.items()},
+            {lab: {k: med(v) for k, v in d.items()} for lab, d in per_rule.items()},
+            {lab: med(v) for lab, v in walls.items()}, med(ref))
 
 
-def tree_profile_section(rev: Revision, tree: Path, repeat: int) -> None:
+def tree_profile_section(revisions: list[Revision], tree: Path, repeat: int) -> None:
     from xlate.cuda.files import collect
 
     targets, _ = collect([str(tree)])
     size = sum(t.path.stat().st_size for t in targets)
-    print(f"\n## Where a cold tree run goes: `xlate explain DIR --format json` over {len(targets)} files, {size // 1024} KB "
-          f"({tree}), medians of {repeat} cold runs, stages clocked in the process ({load()})")
-    stages, rules, wall, ref = stage_profile(rev, tree, repeat)
-    total = sum(stages.values())
+    print(f"\n## Where a cold tree run goes: `xlate explain DIR --format json --jobs 1` over {len(targets)} files, {size // 1024} KB "
+          f"({tree}), medians of {repeat} cold runs, stages clocked in the process, revisions alternating ({load()})")
+    stages, rules, walls, ref = stage_profile(revisions, tree, repeat)
+    labels = [r.label for r in revisions]
+    print("  " + f"{'stage':16s}" + "".join(f"{lab[:24]:>26s}" for lab in labels))
+    totals = {lab: sum(stages[lab].values()) for lab in labels}
     for k in STAGE_ORDER:
-        print(f"  {k:16s} {stages[k] * 1e3:7.1f} ms  ({stages[k] / total:4.0%})")
-    print(f"  clocked run      {total * 1e3:7.1f} ms; the plain command {wall * 1e3:.0f} ms wall, "
-          f"python3 -c pass {ref * 1e3:.0f} ms in the same run ({load()})")
-    top = sorted(rules.items(), key=lambda kv: -kv[1])[:8]
-    print("  slowest rules (inside `rules`): " + ", ".join(f"{k[5:]} {v * 1e3:.1f} ms" for k, v in top))
-
+        print("  " + f"{k:16s}" + "".join(f"{stages[lab][k] * 1e3:12.1f} ms ({stages[lab][k] / totals[lab]:4.0%})     " for lab in labels))
+    print("  " + f"{'clocked run':16s}" + "".join(f"{totals[lab] * 1e3:12.1f} ms            " for lab in labels))
+    print("  " + f"{'plain command':16s}" + "".join(f"{walls[lab] * 1e3:12.1f} ms wall       " for lab in labels)
+          + f"; python3 -c pass {ref * 1e3:.0f} ms in the same run ({load()})")
+    for lab in labels:
+        top = sorted(rules[lab].items(), key=lambda kv: -kv[1])[:6]
+        print(f"  slowest rules, {lab}: " + ", ".join(f"{k[5:]} {v * 1e3:.1f} ms" for k, v in top))
 
 def split_section(rev: Revision, root: Path, repeat: int) -> None:
     """Where spreading a tree over two processes starts to pay: cold commands over generated trees
@@ -537,7 +545,7 @@ def main() -> None:
                     from bench_vs_hipify import corpus
 
                     corpus(root / "hipify-corpus")
-                tree_profile_section(revisions[0], args.tree or root / "hipify-corpus", args.repeat)
+                tree_profile_section(revisions, args.tree or root / "hipify-corpus", args.repeat)
             if "split" in only:
                 split_section(revisions[0], root, args.repeat)
             if "tree" in only:

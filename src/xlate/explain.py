@@ -193,10 +193,20 @@ def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], resu
             continue
         for h in found:
             hazards.append({"line": h.line, "column": h.column, "rule": h.rule, "name": h.name,
-                            "severity": getattr(h.severity, "value", str(h.severity)), "backends": list(h.backends),
+                            "severity": _severity_text(h.severity), "backends": list(h.backends),
                             "message": h.message, "end_line": h.end_line})
     hazards.sort(key=lambda h: (h["line"], h["column"], h["rule"]))
     return hazards
+
+
+# A Severity is a str enum equal to its value: one dictionary look-up gives the plain string, where
+# str() of an enum member runs Enum.__str__ in Python for every hazard.
+_SEVERITY_TEXT = {"info": "info", "warning": "warning", "error": "error"}
+
+
+def _severity_text(severity: Any) -> str:
+    text = _SEVERITY_TEXT.get(severity) if isinstance(severity, str) else None
+    return text if text is not None else getattr(severity, "value", str(severity))
 
 
 _RULES: list[Any] | None = None

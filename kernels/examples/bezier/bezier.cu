@@ -11,7 +11,10 @@
 //   local:    de Casteljau's workspace b[], one per thread. The degree arrives at run time, so the
 //             loops cannot be unrolled and b[] cannot live in registers (which are not indexable):
 //             the compiler places it in local memory (LDL / STL in the SASS), which is cached in
-//             L1 but is device memory all the same.
+//             L1 but is device memory all the same. bezier_quads_fixed, the same code with the
+//             degree a template parameter, keeps b[] in registers; the run times both.
+#include <cmath>
+
 #include "../../common/harness.cuh"
 
 constexpr int THREADS = 256;
@@ -24,33 +27,67 @@ __constant__ double c_ctrl[MAX_DEGREE + 1];
 __constant__ double c_node[4] = {0.06943184420297371, 0.33000947820757187, 0.6699905217924281, 0.9305681557970262};
 __constant__ double c_weight[4] = {0.17392742256872679, 0.3260725774312732, 0.3260725774312732, 0.17392742256872679};
 
+// Where one thread's node lies: subinterval i, node k (the lane within its quad) and position t.
+struct Node {
+  long g, i;
+  int k;
+  double width, t;
+};
+
+__device__ Node locate(const double* __restrict__ edges, long n) {
+  Node p;
+  p.g = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  p.i = p.g >> 2;
+  p.k = threadIdx.x & 3;
+  long ic = p.i < n ? p.i : n - 1;  // lanes past the end compute a valid value and stay in the shuffles
+  double a = edges[ic];             // the quad's four lanes read the same two edges
+  p.width = edges[ic + 1] - a;
+  // c_node[k] differs across the quad: four constant addresses per warp, read once per thread
+  p.t = fma(p.width, c_node[p.k], a);
+  return p;
+}
+
+// The quad's four weighted values, added by butterflies that stay inside each group of 4 lanes.
+__device__ void store(const Node& p, long n, double v, double* __restrict__ y, double* __restrict__ area) {
+  double part = c_weight[p.k] * v;
+  part += __shfl_xor_sync(FULL, part, 1, 4);
+  part += __shfl_xor_sync(FULL, part, 2, 4);
+  if (p.i < n) {
+    y[p.g] = v;
+    if (p.k == 0) area[p.i] = part * p.width;
+  }
+}
+
 __global__ __launch_bounds__(THREADS) void bezier_quads(const double* __restrict__ edges, long n, int degree,
                                                         double* __restrict__ y, double* __restrict__ area) {
-  long g = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  long i = g >> 2;            // subinterval
-  int k = threadIdx.x & 3;    // Gauss node = lane within the quad
-  long ic = i < n ? i : n - 1;  // lanes past the end compute a valid value and stay in the shuffles
-  double a = edges[ic], width = edges[ic + 1] - a;  // the quad's four lanes read the same two edges
-  // c_node[k] differs across the quad: four constant addresses per warp, read once per thread
-  double t = fma(width, c_node[k], a);
-
-  // Per-thread workspace, indexed at run time: local memory. With the degree a template parameter the
-  // loops would unroll and b[] would stay in registers; the run-time degree is what keeps it here.
+  Node p = locate(edges, n);
+  // Per-thread workspace, indexed at run time: local memory.
   double b[MAX_DEGREE + 1];
   for (int j = 0; j <= degree; ++j) b[j] = c_ctrl[j];
   for (int r = degree; r > 0; --r)
-    for (int j = 0; j < r; ++j) b[j] = fma(t, b[j + 1] - b[j], b[j]);  // lerp(b[j], b[j + 1], t)
-  double v = b[0];
-
-  // the quad's four weighted values, added by butterflies that stay inside each group of 4 lanes
-  double part = c_weight[k] * v;
-  part += __shfl_xor_sync(FULL, part, 1, 4);
-  part += __shfl_xor_sync(FULL, part, 2, 4);
-  if (i < n) {
-    y[g] = v;
-    if (k == 0) area[i] = part * width;
-  }
+    for (int j = 0; j < r; ++j) b[j] = fma(p.t, b[j + 1] - b[j], b[j]);  // lerp(b[j], b[j + 1], t)
+  store(p, n, b[0], y, area);
 }
+
+// The same evaluation with the degree fixed at compile time: the loops unroll, every index into
+// b[] is a constant, and b[] stays in registers. main() times it beside bezier_quads, so the run
+// reports what the local-memory workspace costs.
+template <int D>
+__global__ __launch_bounds__(THREADS) void bezier_quads_fixed(const double* __restrict__ edges, long n,
+                                                              double* __restrict__ y, double* __restrict__ area) {
+  Node p = locate(edges, n);
+  double b[D + 1];
+#pragma unroll
+  for (int j = 0; j <= D; ++j) b[j] = c_ctrl[j];
+#pragma unroll
+  for (int r = D; r > 0; --r) {
+#pragma unroll
+    for (int j = 0; j < r; ++j) b[j] = fma(p.t, b[j + 1] - b[j], b[j]);
+  }
+  store(p, n, b[0], y, area);
+}
+
+constexpr int FIXED_DEGREE = 15;  // the example's default degree
 
 int main(int argc, char** argv) {
   auto args = harness::parse(argc, argv, 2, "N DEGREE");
@@ -66,13 +103,38 @@ int main(int argc, char** argv) {
   double* y = harness::poisoned<double>(4 * n);
   double* area = harness::poisoned<double>(n);
   long blocks = (4 * n + THREADS - 1) / THREADS;
+
+  // First the register version (only for the degree it was compiled for), then the outputs are
+  // poisoned again and the local-memory version writes what the runner checks.
+  float ms_registers = -1.0f;
+  std::vector<double> y_registers;
+  if (degree == FIXED_DEGREE) {
+    auto fixed = [&] { bezier_quads_fixed<FIXED_DEGREE><<<blocks, THREADS>>>(edges, n, y, area); };
+    ms_registers = harness::median_ms(fixed, args.iters);
+    y_registers = harness::to_host(y, 4 * n);
+    CHECK(cudaMemset(y, 0xFF, 4 * n * sizeof(double)));
+    CHECK(cudaMemset(area, 0xFF, n * sizeof(double)));
+  }
   auto launch = [&] { bezier_quads<<<blocks, THREADS>>>(edges, n, degree, y, area); };
   float ms = harness::median_ms(launch, args.iters);
   auto out_y = harness::to_host(y, 4 * n);
   auto out_area = harness::to_host(area, n);
   harness::write(args, "y", out_y.data(), out_y.size());
   harness::write(args, "area", out_area.data(), out_area.size());
-  harness::report(ms);
+
+  char extra[200] = "";
+  if (ms_registers > 0) {
+    // the two versions run the same operations in the same order: their results must agree
+    double diff = 0;
+    for (size_t j = 0; j < out_y.size(); ++j) diff = std::max(diff, std::fabs(out_y[j] - y_registers[j]));
+    if (!(diff <= 1e-12)) {
+      std::fprintf(stderr, "register and local-memory versions differ by %g\n", diff);
+      return 70;
+    }
+    std::snprintf(extra, sizeof extra, "\"ms_registers\": %.6f, \"local_memory_cost\": %.3f", ms_registers,
+                  ms / ms_registers);
+  }
+  harness::report(ms, extra);
   CHECK(cudaFree(edges));
   CHECK(cudaFree(y));
   CHECK(cudaFree(area));

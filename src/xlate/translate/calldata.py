@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 _PARTS = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
-          "pointee": {"keep": list, "scalar": list, "source": str},
+          "pointee": {"keep": list, "row_types": list, "source": str},
           "erase": {"source": str},
           "function_address": {"index": int, "source": str}}
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -53,7 +53,7 @@ def _data() -> dict[str, dict[str, dict[str, Any]]]:
             if not _NAME.fullmatch(str(name)):
                 raise GlossaryError(f"{path}: {part}.{name}: the key must be a C identifier")
             names = [entry["hip"], *entry["arguments"]] if part == "append" else []
-            types = [*entry["keep"], *entry["scalar"]] if part == "pointee" else []
+            types = [*entry["keep"], *entry["row_types"]] if part == "pointee" else []
             if not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names) or \
                     not all(isinstance(t, str) and _TYPE.fullmatch(t) for t in types):
                 raise GlossaryError(f"{path}: {part}.{name}: names and types must be C spellings")
@@ -68,7 +68,7 @@ def append() -> dict[str, dict[str, Any]]:
 
 
 def pointee() -> dict[str, dict[str, Any]]:
-    """CUDA name -> {keep, scalar, source}."""
+    """CUDA name -> {keep, row_types, source}."""
     return _data()["pointee"]
 
 

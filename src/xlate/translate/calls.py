@@ -172,8 +172,8 @@ def _by_pointee(node: Node, written: str, spec: dict[str, Any], types: Pointees,
     if len(args) != 1:
         return False
     pointed = types.of_argument(args[0])
-    if pointed is None or pointed in spec["scalar"]:
-        return False  # undeclared here: the row's answer; a scalar: the row's spelling compiles
+    if pointed is None or pointed in spec["row_types"]:
+        return False  # undeclared here: the row's answer; a type the row's spelling compiles for
     claimed.add(node.start_byte)
     if pointed in spec["keep"]:
         report.rewritten[f"{written}-kept-for-{pointed}"] += 1
@@ -223,7 +223,7 @@ def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits
     if len(args) != count:
         return
     loc = args[at]
-    if loc.type != "identifier" or types.of_argument_plain(loc) not in ("cudaMemLocation", "struct cudaMemLocation"):
+    if loc.type != "identifier" or types.of_argument_plain(loc) != "cudaMemLocation":
         return
     if flags is not None and (args[flags].type != "number_literal" or args[flags].text not in (b"0", b"0u", b"0U")):
         return
@@ -236,9 +236,7 @@ def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits
         names.append(target)
     var = loc.text.decode()
     device = f"({var}.type == {names[0]} ? {var}.id : {names[1]})".encode()
-    end = args[flags + 1].start_byte if flags is not None else loc.end_byte
-    if flags is not None and flags + 1 >= len(args):
-        return
+    end = args[flags + 1].start_byte if flags is not None else loc.end_byte  # the flags and their comma go
     tail = b", " if flags is not None else b""
     if edits.add(loc.start_byte, end, device + tail):
         report.rewritten["cudaMemLocation-to-device"] += 1

@@ -11,6 +11,7 @@ __popcll and __ffsll name (same meaning over 64 lanes: the count, the first lane
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from tree_sitter import Node
@@ -43,15 +44,23 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
         if target is None or why not in ("ok", "same"):
             return settled
         targets[cuda] = target
+    candidates = []
     for call in src.calls(MASK_RESULT):
         found = _candidate(call)
-        if found is None:
-            continue
-        decl, type_node, ident = found
-        function = src.enclosing(decl, _SCOPE)
-        if function is None:
-            continue
-        readers = _readers(src, function, ident)
+        function = src.enclosing(found[0], _SCOPE) if found is not None else None
+        if function is not None:
+            candidates.append((*found, function))
+    if not candidates:
+        return settled
+    # One pass over the file for every candidate name (not one per variable), grouped by spelling.
+    uses: dict[str, list[Node]] = {}
+    for use in sorted(src.named({text(c[2]) for c in candidates}), key=lambda n: n.start_byte):
+        uses.setdefault(text(use), []).append(use)
+    starts = {name: [n.start_byte for n in nodes] for name, nodes in uses.items()}
+    for decl, type_node, ident, function in candidates:
+        name = text(ident)
+        first = bisect_left(starts.get(name, []), function.start_byte)
+        readers = _readers(uses.get(name, [])[first:], function, ident)
         if readers is None:
             continue
         plan = [(type_node.start_byte, type_node.end_byte, WIDE)]
@@ -89,13 +98,15 @@ def _candidate(call: Node) -> tuple[Node, Node, Node] | None:
     return decl, type_node, ident
 
 
-def _readers(src: SourceView, function: Node, ident: Node) -> list[Node] | None:
-    """The __popc/__ffs calls that are the only other uses of the name in the function, or None."""
-    name = text(ident)
+def _readers(uses: list[Node], function: Node, ident: Node) -> list[Node] | None:
+    """The __popc/__ffs calls that are the only other uses of the name in the function, or None.
+    `uses` are the name's uses from the function's start on, in document order."""
     readers = []
-    for use in src.named({name}):
-        if use.start_byte < function.start_byte or use.end_byte > function.end_byte or use == ident:
+    for use in uses:
+        if use == ident:
             continue
+        if use.end_byte > function.end_byte:
+            break
         if use.type != "identifier":
             return None
         args = use.parent
@@ -103,7 +114,7 @@ def _readers(src: SourceView, function: Node, ident: Node) -> list[Node] | None:
         if call is None or call.type != "call_expression" or call_name(call) not in READERS:
             return None
         callee = call.child_by_field_name("function")
-        if callee is None or callee.type != "identifier" or [a for a in call_arguments(call)] != [use]:
+        if callee is None or callee.type != "identifier" or list(call_arguments(call)) != [use]:
             return None
         readers.append(call)
     return readers or None
