@@ -71,3 +71,18 @@ def test_runtime_header_goes_inside_a_guard_with_pragma_once() -> None:
     assert out.splitlines()[:2] == ["#ifndef G_H", "#include <hip/hip_runtime.h>"]
     plain = _hip("#ifndef G_H\n#define G_H\n__global__ void k() {}\n#endif\n")
     assert plain.splitlines()[:3] == ["#ifndef G_H", "#define G_H", "#include <hip/hip_runtime.h>"]
+
+
+def test_cub_primitives_take_their_hipcub_names() -> None:
+    out = _hip("#include <cub/cub.cuh>\n__global__ void k() {\n"
+               "  typedef cub::BlockLoad<int, 128, 4, cub::BLOCK_LOAD_TRANSPOSE> L;\n"
+               "  typedef cub::BlockRadixSort<int, 128, 4> S;\n}\n")
+    assert "hipcub::BlockLoad<int, 128, 4, hipcub::BLOCK_LOAD_TRANSPOSE> L;" in out
+    assert "hipcub::BlockRadixSort<int, 128, 4> S;" in out
+    assert "cub::" not in out.replace("hipcub::", "")
+
+
+def test_a_cub_name_hipcub_lacks_stays_unknown() -> None:
+    # cub::DeviceFor has no hipCUB counterpart in ROCm 6.4: it is reported, not renamed by the prefix.
+    result = translate_source("k.cu", b"void f() { cub::DeviceFor::Bulk(1, 0); }\n", symbols.load(), Options())
+    assert result.text is not None and b"cub::DeviceFor" in result.text and b"hipcub::DeviceFor" not in result.text
