@@ -86,3 +86,17 @@ def test_a_cub_name_hipcub_lacks_stays_unknown() -> None:
     # cub::DeviceFor has no hipCUB counterpart in ROCm 6.4: it is reported, not renamed by the prefix.
     result = translate_source("k.cu", b"void f() { cub::DeviceFor::Bulk(1, 0); }\n", symbols.load(), Options())
     assert result.text is not None and b"cub::DeviceFor" in result.text and b"hipcub::DeviceFor" not in result.text
+
+
+def test_ggl_wraps_deduced_template_kernels_and_template_macros() -> None:
+    code = ("#define KNAME axpy<float>\n"
+            "template <typename T> __global__ void axpy(T a, T* x) {}\n"
+            "namespace n { template <typename S> __global__ void init(S* s) {} }\n"
+            "__global__ void plain(int* p) {}\n"
+            "void host(float* x, int* p) {\n  axpy<<<1, 2>>>(1.0f, x);\n  KNAME<<<1, 2>>>(1.0f, x);\n"
+            "  n::init<<<1, 2>>>(p);\n  plain<<<1, 2>>>(p);\n}\n")
+    out = _hip(code, launch_syntax="ggl")
+    assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(axpy), dim3(1), dim3(2), 0, 0, 1.0f, x);" in out
+    assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(KNAME), dim3(1), dim3(2), 0, 0, 1.0f, x);" in out
+    assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(n::init), dim3(1), dim3(2), 0, 0, p);" in out
+    assert "hipLaunchKernelGGL(plain, dim3(1), dim3(2), 0, 0, p);" in out
