@@ -100,3 +100,14 @@ def test_ggl_wraps_deduced_template_kernels_and_template_macros() -> None:
     assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(KNAME), dim3(1), dim3(2), 0, 0, 1.0f, x);" in out
     assert "hipLaunchKernelGGL(HIP_KERNEL_NAME(n::init), dim3(1), dim3(2), 0, 0, p);" in out
     assert "hipLaunchKernelGGL(plain, dim3(1), dim3(2), 0, 0, p);" in out
+
+
+def test_no_hip_equivalent_comment_not_over_a_rewritten_name() -> None:
+    code = "void f() {\n  cudnnDataType_t t = CUDNN_DATA_BFLOAT16;\n}\nvoid g() {\n  cudaDeviceFlushGPUDirectRDMAWrites(a, b);\n}\n"
+    plain = _hip(code, name="k.cpp")
+    assert "XL090 no-hip-equivalent: CUDNN_DATA_BFLOAT16" in plain and "CUDNN_DATA_BFLOAT16;" in plain
+    roc = _hip(code, name="k.cpp", roc=True)
+    assert "miopenBFloat16;" in roc
+    assert "XL090 no-hip-equivalent: CUDNN_DATA_BFLOAT16" not in roc
+    # A name left as written keeps its comment.
+    assert "XL090 no-hip-equivalent: cudaDeviceFlushGPUDirectRDMAWrites" in roc
