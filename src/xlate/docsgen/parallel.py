@@ -41,8 +41,8 @@ def enabled() -> bool:
     XLATE_DOCS_JOBS=1 says no and XLATE_DOCS_JOBS=2 says yes (where this process can fork). Unset, a
     second process is used only while a core is free: on a machine whose CPUs are all busy (the load
     average at least the number of CPUs), two processes of the build only take turns with each other and
-    with everything else, and the work the copy repeats (its own templates, its own navigation) makes the
-    build slower than one process (benchmarks/bench_docs.py shows both).
+    with everything else, and the work the copy repeats (its own templates, its own navigation) is paid
+    for in full (benchmarks/bench_docs.py times both ways).
     """
     jobs = os.environ.get("XLATE_DOCS_JOBS", "").strip()
     if jobs == "1" or not hasattr(os, "fork") or threading.active_count() != 1:
