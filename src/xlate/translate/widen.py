@@ -60,7 +60,7 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
     for decl, type_node, ident, function in candidates:
         name = text(ident)
         first = bisect_left(starts.get(name, []), function.start_byte)
-        readers = _readers(uses.get(name, [])[first:], function, ident)
+        readers = _readers(uses.get(name, []), first, function, ident)
         if readers is None:
             continue
         plan = [(type_node.start_byte, type_node.end_byte, WIDE)]
@@ -98,11 +98,12 @@ def _candidate(call: Node) -> tuple[Node, Node, Node] | None:
     return decl, type_node, ident
 
 
-def _readers(uses: list[Node], function: Node, ident: Node) -> list[Node] | None:
+def _readers(uses: list[Node], first: int, function: Node, ident: Node) -> list[Node] | None:
     """The __popc/__ffs calls that are the only other uses of the name in the function, or None.
-    `uses` are the name's uses from the function's start on, in document order."""
+    `uses` are the name's uses in document order; uses[first] is the first one in the function."""
     readers = []
-    for use in uses:
+    for i in range(first, len(uses)):
+        use = uses[i]
         if use == ident:
             continue
         if use.end_byte > function.end_byte:
