@@ -5,8 +5,7 @@ then times, N rounds, the median of:
   - a one-page Material site built by the same mkdocs (the fixed cost of starting mkdocs and the theme),
   - `mkdocs build --strict` of the whole site in the clone (the hook renders every generated page),
   - with --against REV: the same build of a fresh clone of REV (an older tree), in the same rounds,
-  - the same with XLATE_DOCS_JOBS=1 (one process) and =2 (two processes, whatever the load; unset, the
-    build takes the second process only while the load average leaves a CPU free),
+  - the same with XLATE_DOCS_JOBS=1 (one process) and =2 (two processes, as unset),
   - `xlate docs build --engine zensical` in the clone (stage the pages, zensical build, move the site).
 Each round runs every build once, one after another, so a busy machine slows them alike; each median
 is printed with its ratio to the one-page reference and (with --against) to the older tree, together
@@ -93,12 +92,14 @@ def main() -> None:
         pages = sum(1 for _ in (work / "site").rglob("*.html"))
         zpages = sum(1 for _ in (work / "zsite").rglob("*.html")) if (work / "zsite").exists() else None
     med = {name: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r)) for name, r in runs.items()}
+    fastest = {name: min(w for w, _ in r) for name, r in runs.items()}  # the least disturbed run of each
     reference = med[cases[0][0]][0]
     older = med[cases[2][0]][0] if old is not None else None
-    print(f"{'stage (fresh clone, median of ' + str(args.runs) + ')':<46} {'wall s':>7} {'cpu s':>7} {'x reference':>12}"
-          + (f" {'x older':>8}" if older else ""))
+    print(f"{'stage (fresh clone, median of ' + str(args.runs) + ')':<46} {'wall s':>7} {'cpu s':>7} {'min wall':>9} "
+          f"{'x reference':>12}" + (f" {'x older':>8}" if older else ""))
     for name, (wall, cpu) in med.items():
-        print(f"{name:<46} {wall:>7.2f} {cpu:>7.2f} {wall / reference:>12.2f}" + (f" {wall / older:>8.2f}" if older else ""))
+        print(f"{name:<46} {wall:>7.2f} {cpu:>7.2f} {fastest[name]:>9.2f} {wall / reference:>12.2f}"
+              + (f" {wall / older:>8.2f}" if older else ""))
     print(f"mkdocs: {pages} HTML pages" + (f"; zensical: {zpages} HTML pages" if zpages is not None else "; zensical not built"))
     print(f"target: mkdocs build --strict of a fresh clone in at most 10 s; {os.cpu_count()} CPUs, load average "
           f"{load_before[0]:.1f} before, {load_after[0]:.1f} after")

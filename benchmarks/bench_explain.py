@@ -350,26 +350,28 @@ def tree_section(rev: Revision, smap: object, root: Path, files: int, lines: int
 # --- where a tree run's time goes, cold --------------------------------------------------------
 
 # Run in a fresh interpreter, as `xlate explain DIR --format json` runs: each stage's functions are
-# wrapped with a clock, and the stage times come back as one JSON line on stderr. The interpreter's
-# own start-up is the command's wall time minus the time this script saw.
+# wrapped with a CPU clock, and the stage times come back as one JSON line on stderr. The
+# interpreter's own start-up is the process's CPU time (from the parent's rusage) minus the CPU
+# time this script saw.
 _STAGE_PROBE = r"""
 import sys, time, json
-t_start = time.perf_counter()
+clock = time.process_time  # CPU time: steadier than wall time on a shared machine
+t_start = clock()
 stages = {}
 def clocked(owner, name, stage):
     inner = getattr(owner, name)
     def wrapper(*a, **k):
-        t0 = time.perf_counter()
+        t0 = clock()
         try:
             return inner(*a, **k)
         finally:
-            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - t0
+            stages[stage] = stages.get(stage, 0.0) + clock() - t0
     setattr(owner, name, wrapper)
     return inner
-t0 = time.perf_counter()
+t0 = clock()
 from xlate import explain, symbols
 from xlate.cuda import files, occurrences, parser
-stages["imports"] = time.perf_counter() - t0
+stages["imports"] = clock() - t0
 clocked(symbols, "load", "index load")
 clocked(files, "collect", "collect files")
 clocked(explain, "load_rules", "rules import")
@@ -381,18 +383,18 @@ clocked(explain, "explain_path", "explain_path")
 explain.load_rules()
 for rule in explain.load_rules():  # each rule's own time, kept apart from the stage table
     def check(view, _inner=rule.check, _code=rule.code):
-        t0 = time.perf_counter()
+        t0 = clock()
         try:
             return list(_inner(view))
         finally:
-            stages["rule " + _code] = stages.get("rule " + _code, 0.0) + time.perf_counter() - t0
+            stages["rule " + _code] = stages.get("rule " + _code, 0.0) + clock() - t0
     rule.check = check
 import xlate.render.json_ as json_
 inner_write = json_.write
 def write(*a, **k):
-    t0 = time.perf_counter()
+    t0 = clock()
     inner_write(*a, **k)
-    stages["output"] = time.perf_counter() - t0
+    stages["output"] = clock() - t0
 json_.write = write
 import io, os
 out = open(os.devnull, "w")
@@ -400,7 +402,7 @@ explain.quiet_gc()
 code = explain.run(sys.argv[1:], fmt="json", out=out, jobs=int(os.environ.get("PROBE_JOBS", "1")))
 out.close()
 stages["per file, other"] = stages.pop("explain_path", 0.0) - sum(stages.get(k, 0.0) for k in ("read", "parse", "scan", "rules")) 
-stages["script"] = time.perf_counter() - t_start
+stages["script"] = clock() - t_start
 print("STAGES " + json.dumps(stages), file=sys.stderr)
 """
 
@@ -410,7 +412,7 @@ STAGE_ORDER = ("interpreter", "imports", "index load", "collect files", "rules i
 
 def stage_profile(revisions: list[Revision], tree: Path, repeat: int) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, float]],
                                                                       dict[str, float], float]:
-    """Per revision: median seconds per stage of a cold tree run and of each rule, and the median
+    """Per revision: median CPU seconds per stage of a cold tree run and of each rule, and the median
     wall time of the plain command; with the median of `python3 -c pass`, all alternating in this run."""
     per: dict[str, dict[str, list[float]]] = {r.label: {k: [] for k in STAGE_ORDER} for r in revisions}
     per_rule: dict[str, dict[str, list[float]]] = {r.label: {} for r in revisions}
@@ -420,10 +422,13 @@ def stage_profile(revisions: list[Revision], tree: Path, repeat: int) -> tuple[d
         ref.append(timed([sys.executable, "-c", "pass"])[0])
         for rev in revisions:
             walls[rev.label].append(timed(rev.command("explain", str(tree), "--format", "json", "--jobs", "1"), rev.env())[0])
-            t0 = time.perf_counter()
+            import resource
+
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             done = subprocess.run([sys.executable, "-c", _STAGE_PROBE, str(tree)], env={**rev.env(), "PROBE_JOBS": "1"},
                                   capture_output=True, text=True, check=False)
-            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime  # the probe's CPU time
             line = next((ln for ln in done.stderr.splitlines() if ln.startswith("STAGES ")), None)
             if line is None:
                 raise SystemExit(f"stage probe failed: {done.stderr[-800:]}")
@@ -446,16 +451,16 @@ def tree_profile_section(revisions: list[Revision], tree: Path, repeat: int) -> 
     targets, _ = collect([str(tree)])
     size = sum(t.path.stat().st_size for t in targets)
     print(f"\n## Where a cold tree run goes: `xlate explain DIR --format json --jobs 1` over {len(targets)} files, {size // 1024} KB "
-          f"({tree}), medians of {repeat} cold runs, stages clocked in the process, revisions alternating ({load()})")
+          f"({tree}), median CPU time of each stage over {repeat} cold runs, revisions alternating ({load()})")
     stages, rules, walls, ref = stage_profile(revisions, tree, repeat)
     labels = [r.label for r in revisions]
     print("  " + f"{'stage':16s}" + "".join(f"{lab[:24]:>26s}" for lab in labels))
     totals = {lab: sum(stages[lab].values()) for lab in labels}
     for k in STAGE_ORDER:
         print("  " + f"{k:16s}" + "".join(f"{stages[lab][k] * 1e3:12.1f} ms ({stages[lab][k] / totals[lab]:4.0%})     " for lab in labels))
-    print("  " + f"{'clocked run':16s}" + "".join(f"{totals[lab] * 1e3:12.1f} ms            " for lab in labels))
+    print("  " + f"{'whole run (CPU)':16s}" + "".join(f"{totals[lab] * 1e3:12.1f} ms            " for lab in labels))
     print("  " + f"{'plain command':16s}" + "".join(f"{walls[lab] * 1e3:12.1f} ms wall       " for lab in labels)
-          + f"; python3 -c pass {ref * 1e3:.0f} ms in the same run ({load()})")
+          + f"; python3 -c pass {ref * 1e3:.0f} ms wall in the same run ({load()})")
     for lab in labels:
         top = sorted(rules[lab].items(), key=lambda kv: -kv[1])[:6]
         print(f"  slowest rules, {lab}: " + ", ".join(f"{k[5:]} {v * 1e3:.1f} ms" for k, v in top))

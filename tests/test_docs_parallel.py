@@ -51,18 +51,6 @@ def test_off_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not parallel.enabled()
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: never a second process")
-def test_a_second_process_only_while_a_core_is_free_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("XLATE_DOCS_JOBS", raising=False)
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(parallel, "_load", lambda: 0.5)
-    assert parallel.enabled()
-    monkeypatch.setattr(parallel, "_load", lambda: 2.0)  # both CPUs busy
-    assert not parallel.enabled()
-    monkeypatch.setenv("XLATE_DOCS_JOBS", "2")
-    assert parallel.enabled()
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform: the build renders in one process")
 def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> None:
@@ -70,7 +58,6 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
     out = {}
     for jobs in ("1", "2"):
         work = tmp_path / f"jobs{jobs}"
-        # "2" asks for the second process whatever the machine's load.
         proc = build_minimal_site(work, root, tmp_path / "cache", env={"XLATE_DOCS_JOBS": jobs}, args=("-v",))
         assert proc.returncode == 0, proc.stdout + proc.stderr
         site = work / "site"

@@ -36,28 +36,15 @@ _HEADER = struct.Struct("<Q")
 
 
 def enabled() -> bool:
-    """Whether this build shares its pages with a second process.
+    """Whether this build shares its pages with a second process: where it can fork and has a second CPU,
+    unless XLATE_DOCS_JOBS=1 asks for one process.
 
-    XLATE_DOCS_JOBS=1 says no and XLATE_DOCS_JOBS=2 says yes (where this process can fork). Unset, a
-    second process is used only while a core is free: on a machine whose CPUs are all busy (the load
-    average at least the number of CPUs), two processes of the build only take turns with each other and
-    with everything else, and the work the copy repeats (its own templates, its own navigation) makes the
-    build slower than one process (benchmarks/bench_docs.py shows both).
+    (Choosing one process on a busy machine was tried: over three benchmark runs at load averages of 3 to 9
+    on two CPUs, neither choice was faster on the whole, while on a quiet machine two processes are.)
     """
-    jobs = os.environ.get("XLATE_DOCS_JOBS", "").strip()
-    if jobs == "1" or not hasattr(os, "fork") or threading.active_count() != 1:
+    if os.environ.get("XLATE_DOCS_JOBS", "").strip() == "1":
         return False
-    if jobs == "2":
-        return True
-    cpus = os.cpu_count() or 1
-    return cpus > 1 and _load() < cpus
-
-
-def _load() -> float:
-    try:
-        return os.getloadavg()[0]
-    except OSError:  # no load average on this platform: assume a core is free
-        return 0.0
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
 
 
 def _digest(text: str | None) -> str:

@@ -149,7 +149,7 @@ def file_constants(src: SourceView) -> dict[str, int]:
             name = node.child_by_field_name("name")
             value = node.child_by_field_name("value")
             if name is not None and value is not None:
-                parsed = _eval_macro_text(text(value).strip(), dict(consts))
+                parsed = _eval_macro_text(text(value).strip(), consts)  # read only: no copy per #define
                 if parsed is not None:
                     consts[text(name)] = parsed
             continue

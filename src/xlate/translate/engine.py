@@ -106,6 +106,7 @@ def hip_rules(result: dict[str, Any]) -> list[Any]:
 
 
 def _is_cuda(shown: str, source: bytes, found: list[Any]) -> bool:
-    """A file that nvcc gives the runtime header implicitly: a .cu file (headers and C++ files get
-    it from their includes, as they did under nvcc) that uses CUDA at all."""
-    return shown.endswith(CUDA_SUFFIXES) and bool(found)
+    """A file that nvcc gives the runtime header implicitly: every .cu file, whether or not it
+    names CUDA itself (its local headers may), as HIPIFY does; headers and C++ files get it from
+    their includes, as they did under nvcc."""
+    return shown.endswith(CUDA_SUFFIXES)

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xlate.translate.edits import Edits, line_of
+from xlate.translate.edits import Edits, line_of, offset_of
 from xlate.translate.report import Report
 
 PREFIX = b"// xlate: "
 # Findings a mechanical fix settles where it applies: masks (XL010, XL011), CUDA macro tests (XL080-XL082).
 SETTLED_RULES = frozenset({"XL010", "XL011", "XL080", "XL081", "XL082"})
+# "No HIP equivalent" findings: void where the translator did write a counterpart for the token (a
+# MIOpen or rocBLAS-style name under --roc), so the comment would contradict the line below it.
+NAME_RULES = frozenset({"XL090"})
 _EXISTING = re.compile(rb"[ \t]*// xlate: (XL\d+) ")
 
 
@@ -64,6 +67,10 @@ def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], ed
         row = h["line"] - 1
         if (h["line"], h["column"]) in settled and h["rule"] in SETTLED_RULES:
             continue  # a mechanical fix took care of this finding (it points at the fixed token)
+        if h["rule"] in NAME_RULES and 0 <= row < len(starts):
+            at = offset_of(starts, source, h["line"], h["column"])
+            if edits.covers(at, at + 1):
+                continue
         by_row.setdefault(_anchor_row(source, starts, row), []).append(h)
     for row in sorted(by_row):
         found = by_row[row]

@@ -17,7 +17,9 @@ from xlate.translate.report import Report
 RUNTIME = "hip/hip_runtime.h"
 # Library families whose rows have rocBLAS-style second answers (HIPIFY's *_supported_by_ROC tables).
 ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
-_RUNTIME_HEADERS = (b"hip/hip_runtime.h", b"hip/hip_runtime_api.h")
+# hip_runtime_api.h alone is not enough: it lacks the kernel language (threadIdx, __global__, launches)
+# that nvcc's implicit runtime header gives a .cu file.
+_RUNTIME_HEADERS = (b"hip/hip_runtime.h",)
 _ANY_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
 
 
@@ -152,13 +154,30 @@ def insertion_point(tree: Tree, source: bytes) -> int:
             continue
         if child.type == "preproc_ifdef" and (child.text or b"").lstrip().startswith(b"#ifndef"):
             name = child.child_by_field_name("name")
-            first = next((c for c in child.named_children if name is None or c.start_byte != name.start_byte), None)
+            body = [c for c in child.named_children if name is None or c.start_byte != name.start_byte]
+            first = body[0] if body else None
             if first is not None and first.type == "preproc_def" and name is not None:
                 defined = first.child_by_field_name("name")
                 if defined is not None and defined.text == name.text:
                     return _line_after(source, first.end_byte - 1)
+            # A guard whose `#define` comes after other directives (`#pragma once`, comments): the
+            # line goes right inside the `#ifndef`, where HIPIFY puts it too.
+            if name is not None and _guard_defined(body, name.text):
+                return _line_after(source, name.end_byte)
         return child.start_byte if _at_line_start(source, child.start_byte) else pos
     return pos
+
+
+def _guard_defined(body: list[Node], guard: bytes | None) -> bool:
+    """Whether `#define GUARD` comes among the leading comments and directives of an `#ifndef` body."""
+    for node in body:
+        if node.type == "preproc_def":
+            defined = node.child_by_field_name("name")
+            if defined is not None and defined.text == guard:
+                return True
+        elif node.type not in ("comment", "preproc_call"):
+            return False
+    return False
 
 
 def _line_after(source: bytes, offset: int) -> int:

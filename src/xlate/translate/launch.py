@@ -1,7 +1,10 @@
 """`kernel<<<grid, block, shmem, stream>>>(args)` as hipLaunchKernelGGL(kernel, dim3(grid),
 dim3(block), shmem, stream, args) for `--launch-syntax ggl` (HIP-Clang also accepts <<<>>>, the
 default keeps it). A template kernel is wrapped in HIP_KERNEL_NAME(), HIP's macro that keeps the
-commas of its template arguments out of the macro's argument list.
+commas of its template arguments out of the macro's argument list: written with its template
+arguments, launched by a name the file declares as a function template (arguments deduced from the
+call), or by a macro whose replacement is a template-id. HIP_KERNEL_NAME(...) expands to its
+arguments, so wrapping a name that was not a template after all changes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +27,37 @@ def _launches(tree: Tree, source: bytes) -> list[Node]:
                 out.append(call)
         pos = source.find(b"<<<", pos + 3)
     return out
+
+
+# Nodes whose children are declarations at file scope; function bodies are never entered, so the
+# walk stays linear in the file's top-level structure.
+_SCOPES = frozenset({"translation_unit", "namespace_definition", "declaration_list", "linkage_specification",
+                     "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
+
+
+def _template_names(tree: Tree, source: bytes) -> set[bytes]:
+    """Names of the function templates the file declares, and of its object-like macros whose
+    replacement is a template-id (`#define KERNEL axpy<float>`)."""
+    names: set[bytes] = set()
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in _SCOPES:
+                stack.append(child)
+            elif child.type == "template_declaration":
+                for part in child.named_children:
+                    declarator = part.child_by_field_name("declarator") if part.type in ("function_definition", "declaration") else None
+                    while declarator is not None and declarator.type != "function_declarator":
+                        declarator = declarator.child_by_field_name("declarator")
+                    target = declarator.child_by_field_name("declarator") if declarator is not None else None
+                    if target is not None and target.type == "identifier":
+                        names.add(source[target.start_byte:target.end_byte])
+            elif child.type == "preproc_def":
+                name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
+                if name is not None and value is not None and b"<" in source[value.start_byte:value.end_byte]:
+                    names.add(source[name.start_byte:name.end_byte])
+    return names
 
 
 def _is_dim3(node: Node, source: bytes) -> bool:
@@ -49,7 +83,9 @@ def _pieces(parent: Node, open_type: str, close_type: str) -> list[tuple[int, in
 def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report) -> None:
     # Innermost first: a launch inside a lambda that is itself an argument of a launch is rendered
     # before the outer one takes its text.
-    for call in sorted(_launches(tree, source), key=lambda n: -n.start_byte):
+    launches = _launches(tree, source)
+    templates = _template_names(tree, source) if launches else set()
+    for call in sorted(launches, key=lambda n: -n.start_byte):
         fn = call.child_by_field_name("function")
         config = next((c for c in call.children if c.type == "kernel_call_syntax"), None)
         args = call.child_by_field_name("arguments")
@@ -60,7 +96,8 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report) -> None:
             continue
         parts = []
         name = edits.render(fn.start_byte, fn.end_byte).strip()
-        if fn.type == "template_function" or b"<" in name:
+        if fn.type == "template_function" or b"<" in name or (fn.type in ("identifier", "qualified_identifier")
+                                                                 and name.rpartition(b"::")[2] in templates):
             name = b"HIP_KERNEL_NAME(" + name + b")"
         parts.append(name)
         config_nodes = [c for c in config.named_children if c.type != "comment"]
