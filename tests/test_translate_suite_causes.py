@@ -118,3 +118,8 @@ def test_roc_template_id_spellings_are_written() -> None:
                roc=True)
     assert "rocrand_device::sobol32_engine<false>* s" in out
     assert "rocrand_device::scrambled_sobol64_engine<false>* t" in out
+
+
+def test_profiler_header_maps_to_the_header_that_declares_hip_profiler_start() -> None:
+    out = _hip("#include <cuda_profiler_api.h>\nvoid f() { cudaProfilerStart(); }\n", name="k.cpp")
+    assert _includes(out) == ["#include <hip/hip_runtime_api.h>"]
