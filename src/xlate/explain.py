@@ -336,10 +336,10 @@ def die_with_parent(parent: int) -> None:
 # pool (map_in_workers); explain itself splits a tree from SPLIT_MIN_BYTES on (see split_targets).
 POOL_MIN_BYTES = 256 * 1024
 # Explain spreads a tree over this process and forked copies of it only onto CPUs that are idle and from this much source
-# on. A copy costs about 20 ms of CPU in all (fork, copy-on-write faults, sending its results back, exiting) and a few ms
-# of waiting; explaining takes about 1.1 ms of CPU per KB of source, so on an idle second CPU a copy wins back its cost
-# from about 40 KB (bench_explain.py, sections split and tree-profile). On a busy machine a copy only competes with this
-# process for the same CPU and makes the run slower at every size (measured there too), hence the load test.
+# on. Measured on a shared 2-core machine (bench_explain.py, sections split and tree-profile): a copy costs 20-50 ms of
+# CPU in all (fork, copy-on-write faults, sending its results back, exiting), and explaining takes about 1.2 ms of CPU per
+# KB; with a busy second CPU the split made the run slower at every size up to 262 KB, hence the load test. The 48 KB
+# floor is an estimate for an idle second CPU (half of 48 KB of work is about the cost of a copy), not a measurement.
 SPLIT_MIN_BYTES = 48 * 1024
 # Up to this many processes for a tree, each with at least SPLIT_MIN_BYTES of source to explain.
 SPLIT_MAX_JOBS = 4
