@@ -111,3 +111,15 @@ def test_no_hip_equivalent_comment_not_over_a_rewritten_name() -> None:
     assert "XL090 no-hip-equivalent: CUDNN_DATA_BFLOAT16" not in roc
     # A name left as written keeps its comment.
     assert "XL090 no-hip-equivalent: cudaDeviceFlushGPUDirectRDMAWrites" in roc
+
+
+def test_roc_template_id_spellings_are_written() -> None:
+    out = _hip("#include <curand_kernel.h>\n__global__ void k(curandStateSobol32* s, curandStateScrambledSobol64* t) {}\n",
+               roc=True)
+    assert "rocrand_device::sobol32_engine<false>* s" in out
+    assert "rocrand_device::scrambled_sobol64_engine<false>* t" in out
+
+
+def test_profiler_header_maps_to_the_header_that_declares_hip_profiler_start() -> None:
+    out = _hip("#include <cuda_profiler_api.h>\nvoid f() { cudaProfilerStart(); }\n", name="k.cpp")
+    assert _includes(out) == ["#include <hip/hip_runtime_api.h>"]

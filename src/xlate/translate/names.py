@@ -14,7 +14,9 @@ from xlate.translate.edits import Edits, offset_of
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
-NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+# A code spelling: a possibly qualified name, optionally a template-id whose arguments are names or
+# literals (rocRAND's engines: rocrand_device::sobol32_engine<false>).
+NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:<[\w:]+(?:, ?[\w:]+)*>)?")
 
 
 def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None, str]:
