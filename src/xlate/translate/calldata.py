@@ -13,6 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from xlate.translate import datafile
+
 _PARTS = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
           "pointee": {"keep": list, "row_types": list, "source": str},
           "erase": {"source": str},
@@ -22,34 +24,18 @@ _TYPE = re.compile(r"[A-Za-z_]\w*(?: [A-Za-z_]\w*)*")
 
 
 def data_path() -> Path:
-    from xlate.paths import glossary_root
-
-    return glossary_root() / "translate" / "calls.yaml"
+    return datafile.data_path("calls.yaml")
 
 
 @lru_cache(maxsize=1)
 def _data() -> dict[str, dict[str, dict[str, Any]]]:
     """The file, checked: a malformed entry is a GlossaryError naming it (one line, no traceback)."""
-    import yaml
-
     from xlate.errors import GlossaryError
 
     path = data_path()
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as exc:
-        raise GlossaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise GlossaryError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(data, dict) or set(data) != set(_PARTS):
-        raise GlossaryError(f"{path}: expected the mappings {', '.join(_PARTS)}")
-    for part, keys in _PARTS.items():
-        entries = data[part]
-        if not isinstance(entries, dict):
-            raise GlossaryError(f"{path}: `{part}` must map CUDA names to entries")
-        for name, entry in entries.items():
-            if not isinstance(entry, dict) or set(entry) != set(keys) or not all(isinstance(entry[k], t) for k, t in keys.items()):
-                raise GlossaryError(f"{path}: {part}.{name}: expected exactly {', '.join(keys)}")
+    data = datafile.load_parts(path, _PARTS, "CUDA names")
+    for part in _PARTS:
+        for name, entry in data[part].items():
             if not _NAME.fullmatch(str(name)):
                 raise GlossaryError(f"{path}: {part}.{name}: the key must be a C identifier")
             names = [entry["hip"], *entry["arguments"]] if part == "append" else []

@@ -19,6 +19,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
+from xlate.translate import datafile
 from xlate.translate.edits import Edits
 from xlate.translate.report import Report
 
@@ -34,34 +35,18 @@ _MACRO = re.compile(r"[A-Za-z_]\w*")
 
 
 def data_path() -> Path:
-    from xlate.paths import glossary_root
-
-    return glossary_root() / "translate" / "macros.yaml"
+    return datafile.data_path("macros.yaml")
 
 
 @lru_cache(maxsize=1)
 def _data() -> dict[str, dict[str, dict[str, Any]]]:
     """glossary/translate/macros.yaml, checked: a malformed file is a GlossaryError naming the entry."""
-    import yaml
-
     from xlate.errors import GlossaryError
 
     path = data_path()
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as exc:
-        raise GlossaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise GlossaryError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(data, dict) or set(data) != {"conditions", "opt_in"}:
-        raise GlossaryError(f"{path}: expected the two mappings `conditions` and `opt_in`")
-    for part, keys in (("conditions", _CONDITION_KEYS), ("opt_in", _OPT_IN_KEYS)):
-        entries = data[part]
-        if not isinstance(entries, dict):
-            raise GlossaryError(f"{path}: `{part}` must map macro names to entries")
-        for name, entry in entries.items():
-            if not isinstance(entry, dict) or set(entry) != set(keys) or not all(isinstance(entry[k], t) for k, t in keys.items()):
-                raise GlossaryError(f"{path}: {part}.{name}: expected exactly {', '.join(keys)}")
+    data = datafile.load_parts(path, {"conditions": _CONDITION_KEYS, "opt_in": _OPT_IN_KEYS}, "macro names")
+    for part in ("conditions", "opt_in"):
+        for name, entry in data[part].items():
             targets = [entry["hip"]] if part == "conditions" else entry["declares"]
             if not _MACRO.fullmatch(str(name)) or not all(isinstance(t, str) and _MACRO.fullmatch(t) for t in targets):
                 raise GlossaryError(f"{path}: {part}.{name}: names must be C identifiers")
