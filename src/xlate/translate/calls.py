@@ -32,7 +32,7 @@ from tree_sitter import Node
 
 from xlate.translate import calldata
 from xlate.translate.edits import Edits, offset_of
-from xlate.translate.names import hip_name
+from xlate.translate.names import hip_name, writable_name
 from xlate.translate.pointee import Pointees
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -54,6 +54,13 @@ def arguments(call: Node) -> list[Node]:
     if args is None:
         return []
     return [c for c in args.named_children if c.type != "comment"]
+
+
+def closing_paren(call: Node) -> Node | None:
+    """The `)` that ends the call's argument list, where arguments are appended; None if the parse has none."""
+    args = call.child_by_field_name("arguments")
+    close = args.children[-1] if args is not None and args.children else None
+    return close if close is not None and close.type == ")" else None
 
 
 def call_of(name_node: Node | None) -> Node | None:
@@ -109,13 +116,11 @@ def _malloc_host(node: Node, smap: Any, edits: Edits, report: Report, options: O
     call = call_of(node)
     if call is None or len(arguments(call)) != 2:
         return
-    flags_row = smap.get("cudaHostAllocDefault")
-    flags, why = hip_name(flags_row, options, smap) if flags_row is not None else (None, "unknown")
-    if flags is None or why not in ("ok", "same"):
+    flags = writable_name(smap, "cudaHostAllocDefault", options)
+    if flags is None:
         return
-    args = call.child_by_field_name("arguments")
-    close = args.children[-1] if args is not None and args.children else None
-    if close is not None and close.type == ")" and edits.add(close.start_byte, close.start_byte, b", " + flags.encode()):
+    close = closing_paren(call)
+    if close is not None and edits.add(close.start_byte, close.start_byte, b", " + flags.encode()):
         report.rewritten["cudaMallocHost-flags"] += 1
 
 
@@ -123,9 +128,8 @@ def _event_create(node: Node, smap: Any, edits: Edits, report: Report, options: 
     call = call_of(node)
     if call is None or len(arguments(call)) != 2:
         return
-    row = smap.get("cudaEventCreateWithFlags")
-    target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
-    if target is None or why not in ("ok", "same"):
+    target = writable_name(smap, "cudaEventCreateWithFlags", options)
+    if target is None:
         return
     if edits.add(node.start_byte, node.end_byte, target.encode()):
         claimed.add(node.start_byte)
@@ -154,12 +158,11 @@ def _extra_arguments(node: Node, spec: dict[str, Any], entry: Any, edits: Edits,
     target = spec["hip"]
     if call is None or len(arguments(call)) != spec["arity"] or hip_name(entry, options, smap)[0] != target:
         return  # only the form the entry describes, and only where the row's name is the one it names
-    args = call.child_by_field_name("arguments")
-    close = args.children[-1] if args is not None and args.children else None
+    close = closing_paren(call)
     extra = "".join(", " + a for a in spec["arguments"]).encode()
     if spec["arity"] == 0:
         extra = extra[2:]
-    if close is not None and close.type == ")" and edits.add(close.start_byte, close.start_byte, extra):
+    if close is not None and edits.add(close.start_byte, close.start_byte, extra):
         report.rewritten[f"{target}-arguments"] += 1
 
 
@@ -189,13 +192,11 @@ def _graph_instantiate(node: Node, smap: Any, edits: Edits, report: Report, opti
     n = len(arguments(call)) if call is not None else 0
     if n not in (2, 3):
         return
-    row = smap.get("cudaGraphInstantiateWithFlags")
-    target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
-    if target is None or why not in ("ok", "same"):
+    target = writable_name(smap, "cudaGraphInstantiateWithFlags", options)
+    if target is None:
         return
-    args = call.child_by_field_name("arguments")
-    close = args.children[-1] if args is not None and args.children else None
-    if close is None or close.type != ")":
+    close = closing_paren(call)
+    if close is None:
         return
     if edits.add(node.start_byte, node.end_byte, target.encode()):
         claimed.add(node.start_byte)
@@ -229,9 +230,8 @@ def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits
         return
     names = []
     for cuda in ("cudaMemLocationTypeDevice", "cudaCpuDeviceId"):
-        row = smap.get(cuda)
-        target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
-        if target is None or why not in ("ok", "same"):
+        target = writable_name(smap, cuda, options)
+        if target is None:
             return
         names.append(target)
     var = loc.text.decode()

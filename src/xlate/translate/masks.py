@@ -21,7 +21,7 @@ from xlate.cuda.tree import call_arguments, call_name
 from xlate.rules.masks import FULL32, FULL64
 from xlate.rules.syntax import file_constants, int_literal, literal_suffix, strip_parens, text
 from xlate.translate.edits import Edits
-from xlate.translate.names import hip_name
+from xlate.translate.names import writable_name
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -88,9 +88,8 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
             continue
         maskless = options.warp_sync == "legacy" and name in LEGACY
         if maskless:
-            row = smap.get(LEGACY[name])
-            target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
-            if target is None or why not in ("ok", "same") or len(args) < 2:
+            target = writable_name(smap, LEGACY[name], options)
+            if target is None or len(args) < 2:
                 continue
             # Drop the mask and the comma after it: from the mask's start to the next argument.
             ok = edits.add(callee.start_byte, callee.end_byte, target.encode()) and edits.add(mask.start_byte, args[1].start_byte, b"")

@@ -38,6 +38,13 @@ def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None
     return target, "ok"
 
 
+def writable_name(smap: Any, cuda: str, options: Options) -> str | None:
+    """The HIP spelling the row of `cuda` gives, when it is one to write ("ok" or "same"); else None."""
+    row = smap.get(cuda)
+    target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
+    return target if why in ("ok", "same") else None
+
+
 def side(entry: Any, name: str) -> dict[str, Any]:
     """One side (hip, roc, ...) of the entry's symbol row, or {} when the row has none."""
     row = getattr(entry, "row", None)

@@ -21,7 +21,7 @@ from xlate.cuda.tree import call_arguments, call_name
 from xlate.rules.masks import MASK_RESULT
 from xlate.rules.syntax import strip_parens, text
 from xlate.translate.edits import Edits
-from xlate.translate.names import hip_name
+from xlate.translate.names import writable_name
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -39,9 +39,8 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
         return settled
     targets = {}
     for cuda, wide in READERS.items():
-        row = smap.get(wide)
-        target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
-        if target is None or why not in ("ok", "same"):
+        target = writable_name(smap, wide, options)
+        if target is None:
             return settled
         targets[cuda] = target
     candidates = []
