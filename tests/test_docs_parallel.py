@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -66,6 +67,11 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
         log = [line.replace(str(work), "WORK") for line in lines
                if not line.startswith("DEBUG") and "Documentation built in" not in line]
         out[jobs] = (files, log, "\n".join(line for line in lines if "second process:" in line))
+        # Every page entry was annotated for the search tuning as it was indexed, in either process.
+        index = json.loads(files["search/search_index.json"])
+        pages = [d for d in index["docs"] if "#across-vendors-" not in d["location"]]
+        annotated = re.search(r"search: (\d+) page entries annotated", proc.stderr)
+        assert annotated and int(annotated.group(1)) == len(pages) > 0, proc.stderr[-2000:]
     assert len([f for f in out["2"][0] if f.startswith("glossary/") and f.endswith(".html")]) >= 3
     # The second process did its share: it rendered and built pages (not only fell back to this one).
     done = re.search(r"second process: (\d+) pages rendered, (\d+) built", out["2"][2])

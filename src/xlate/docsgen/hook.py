@@ -3,6 +3,7 @@
 mkdocs loads this file by its path, so a fresh clone needs nothing installed or generated first: the
 package's own `src/` goes on the import path when xlate is not importable.
 
+- on_startup / on_post_build / on_build_error: no cyclic garbage collection during a plain build (docsgen/gcpause.py);
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
 - on_nav / on_env / on_post_build: build every other generated page in a second process (docsgen/parallel.py);
@@ -62,6 +63,13 @@ def _fail(message: str) -> None:
     from mkdocs.exceptions import PluginError
 
     raise PluginError(message)
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    from xlate.docsgen import gcpause
+
+    if command == "build":  # not under `mkdocs serve`, which rebuilds in one long-lived process
+        _state["gc"] = gcpause.pause()
 
 
 def on_config(config: Any) -> Any:
@@ -124,8 +132,10 @@ except ImportError:  # imported outside mkdocs (zensical staging): the hook func
 
 @event_priority(-100)  # after any plugin's changes to the navigation
 def on_nav(nav: Any, config: Any, files: Any) -> Any:
-    from xlate.docsgen import parallel
+    from xlate.docsgen import parallel, search
 
+    # Before the second process is forked, so that it annotates the search entries of its pages too.
+    _state["vocabulary"] = search.Vocabulary.of(_state["glossary"])
     if parallel.enabled():
         generated = [f.page for f in files.documentation_pages() if f.src_uri in _state["pages"] and f.page is not None]
         _state["copy"] = parallel.start(generated[1::2], config, files, nav)
@@ -146,37 +156,58 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
 
 @event_priority(100)  # before the search plugin (priority 0) reads the page
 def _content_for_search(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    from xlate.docsgen import search
+    from xlate.docsgen import parallel, search
 
     slim = search.for_indexing(page.content or "")
     if slim is not None:
         _state.setdefault("full_content", {})[id(page)] = page.content
         page.content = slim
+    plugin = parallel.search_plugin(config)
+    _state["entries_before"] = len(plugin.search_index.entries) if plugin is not None else None
     return context
 
 
 @event_priority(-100)  # after it: the theme renders the page as it was
 def _content_for_reader(context: Any, page: Any, config: Any, nav: Any) -> Any:
+    from xlate.docsgen import parallel, search
+
     full = _state.get("full_content", {}).pop(id(page), None)
     if full is not None:
         page.content = full
+    before, vocab = _state.pop("entries_before", None), _state.get("vocabulary")
+    plugin = parallel.search_plugin(config)
+    if before is not None and vocab is not None and plugin is not None:
+        for entry in plugin.search_index.entries[before:]:  # this page's entries
+            search.annotate(entry, vocab)
     return context
 
 
-# The search plugin reads every tag of a page; it is handed the page without the tags it discards.
+# The search plugin reads every tag of a page; it is handed the page without the tags it discards. Its
+# entries for the page are then annotated for the tuning after the build (docsgen/search.py), in the
+# process that builds the page.
 on_page_context = CombinedEvent(_content_for_search, _content_for_reader)
 
 
 def on_build_error(error: Exception) -> None:
-    from xlate.docsgen import parallel
+    from xlate.docsgen import gcpause, parallel
 
     copy = _state.pop("copy", None)
     if copy is not None:
         parallel.finish(copy)
+    gcpause.resume(_state.pop("gc", None), keep=False)
 
 
 @event_priority(-100)  # after the search plugin has written its index
 def on_post_build(config: Any) -> None:
+    from xlate.docsgen import gcpause
+
+    try:
+        _finish_build(config)
+    finally:
+        gcpause.resume(_state.pop("gc", None), keep=True)
+
+
+def _finish_build(config: Any) -> None:
     import logging
 
     from xlate.docsgen import parallel, search
@@ -194,3 +225,4 @@ def on_post_build(config: Any) -> None:
         return
     result = search.tune_index(index, _state["glossary"])
     log.info("search: %d spelling entries added, boosted for %d own queries", result.entries, len(result.queries))
+    log.debug("search: %d page entries annotated as they were indexed", result.annotated)

@@ -17,12 +17,19 @@ build this module rewrites `search/search_index.json`:
   query also matches (scored as lunr scores them), so the exact spelling wins. The order is a DAG (a
   query only reaches spellings at least as long), so one pass settles it; a check pass reports what
   still loses (spellings two concepts share have no single answer and are left out).
+
+Most of that work reads the page entries (their parts, and which spelling terms each of their fields
+holds, for the terms' weights); it is the same work whenever it is done, so the hook does it as each
+page is indexed (`annotate`, in whichever process builds the page, see docsgen/parallel.py) and the
+tuning after the build reads the result instead of the text. An entry that was not annotated (or was,
+for other spellings) is read here as before.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 import html
 import json
 import math
@@ -49,11 +56,19 @@ PASSES = 10
 
 
 def _counts(value: Any) -> dict[str, int]:
+    """Each token of a field's value and how often it occurs (do not change the dict: it is shared)."""
+    if not value:
+        return {}
+    return _text_counts(" ".join(value) if isinstance(value, list) else value)
+
+
+@functools.lru_cache(maxsize=65536)
+def _text_counts(text: str) -> dict[str, int]:
+    # A spelling entry's fields are read for the vocabulary, the postings and the term weights: once each.
     counts: dict[str, int] = defaultdict(int)
-    if value:
-        for t in tokens(" ".join(value) if isinstance(value, list) else value):
-            counts[t] += 1
-    return counts
+    for t in tokens(text):
+        counts[t] += 1
+    return dict(counts)
 
 
 # What Material's indexer reads of a page, made cheaper to read: its HTML parser walks every tag, and a
@@ -162,30 +177,81 @@ def concept_keys(g: Any) -> dict[str, ConceptKeys]:
 
 def query_terms(query: str) -> list[str]:
     """The terms the browser searches for when a reader types `query` (each with a trailing wildcard)."""
-    return tokens(html.escape(query))
+    return list(_query_terms(query))
+
+
+@functools.lru_cache(maxsize=65536)
+def _query_terms(query: str) -> tuple[str, ...]:
+    # Each spelling is tokenized for its entry and twice more for the queries a concept owns: once.
+    return tuple(tokens(html.escape(query)))
+
+
+SPELLING_FIELDS = ("title", "keys", "keyparts")  # the fields that decide between spelling entries
+
+
+def _field_terms(doc: dict[str, Any], wanted: set[str] | frozenset[str]) -> list[str]:
+    """The wanted terms each field of an entry holds, once per field (lunr counts a document once per
+    field it holds a term in)."""
+    out: list[str] = []
+    for name in FIELDS:
+        value = doc.get(name)
+        if value:
+            out += token_set(" ".join(value) if isinstance(value, list) else value) & wanted
+    return out
+
+
+class Vocabulary:
+    """The terms of a glossary's spelling entries, and a short name for that set (an annotation made for
+    one set of spellings is not used for another, e.g. after the glossary changed under `mkdocs serve`)."""
+
+    def __init__(self, terms: set[str]) -> None:
+        self.terms = frozenset(terms)
+        self.name = hashlib.sha256("\n".join(sorted(self.terms)).encode("utf-8")).hexdigest()[:16]
+
+    @classmethod
+    def of(cls, g: Any) -> Vocabulary:
+        return cls(_spelling_terms(_entries(concept_keys(g))))
+
+
+def _spelling_terms(entries: list[dict[str, Any]]) -> set[str]:
+    return {t for doc in entries for name in SPELLING_FIELDS for t in _counts(doc.get(name))}
+
+
+ANNOTATION = "_xlate_terms"  # an entry's annotation: [vocabulary name, its field terms...]; removed by `tune`
+
+
+def annotate(entry: dict[str, Any], vocab: Vocabulary) -> None:
+    """What `tune` reads of a page entry, computed as the page is indexed: the entry's `parts` field (set
+    here, as `tune` would set it) and the spelling terms its fields hold."""
+    split = _split_forms(entry.get("title", "") + " " + entry.get("text", ""))
+    if split:
+        entry["parts"] = " ".join(split)
+    entry[ANNOTATION] = [vocab.name, *_field_terms(entry, vocab.terms)]
 
 
 class Scorer:
     """lunr's scores of the spelling entries (title, keys and keyparts decide between them)."""
 
-    def __init__(self, docs: list[dict[str, Any]], idf_docs: list[dict[str, Any]]) -> None:
-        """Scores `docs` (the spelling entries) with term weights computed over the whole index."""
+    def __init__(self, docs: list[dict[str, Any]], idf_docs: list[dict[str, Any]],
+                 counted: list[list[str] | None] | None = None) -> None:
+        """Scores `docs` (the spelling entries) with term weights computed over the whole index.
+
+        counted: for each of `idf_docs`, the spelling terms its fields hold (see `annotate`), or None to
+        read them from its text here.
+        """
         self.docs = docs
         self.postings: dict[str, dict[int, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
         for i, doc in enumerate(docs):
-            for name in ("title", "keys", "keyparts"):
+            for name in SPELLING_FIELDS:
                 counts = _counts(doc.get(name))
                 for t, tf in counts.items():
                     self.postings[t][i][name] = tf
         wanted = set(self.postings)
         df: dict[str, int] = defaultdict(int)
-        for doc in idf_docs:
-            for name in FIELDS:
-                value = doc.get(name)
-                if not value:
-                    continue
-                for t in token_set(" ".join(value) if isinstance(value, list) else value) & wanted:
-                    df[t] += 1  # lunr counts a document once per field it holds the term in
+        for k, doc in enumerate(idf_docs):
+            known = counted[k] if counted is not None else None
+            for t in known if known is not None else _field_terms(doc, wanted):
+                df[t] += 1
         n = len(idf_docs)
         self.idf = {t: math.log(1 + abs((n - d + 0.5) / (d + 0.5))) for t, d in df.items()}
         self.vocab = sorted(self.postings)
@@ -222,6 +288,28 @@ class Scorer:
         # Spelling entries are sections (their location has a #): Material's boost is the share of the
         # query's terms they match, squared, plus one.
         return {doc: s * (1 + (len(matched[doc]) / len(clauses)) ** 2) for doc, s in score.items()}
+
+    def raw_scores(self, clauses: list[str]) -> dict[int, float]:
+        """`entry_scores` without boosts, for every entry's own query at once (the same sums in the same
+        order, so the same floats, with less bookkeeping: most spellings are one term)."""
+        if not clauses:
+            return {}
+        weights, score = self.weights, {}
+        get = score.get
+        if len(clauses) == 1:
+            for t in self.expand(clauses[0]):
+                for doc, w in weights[t]:
+                    score[doc] = get(doc, 0.0) + w
+            return {doc: s * 2.0 for doc, s in score.items()}  # 1 + (1 / 1) ** 2
+        matched: dict[int, int] = {}  # a bit per query term the entry matched
+        for ci, term in enumerate(clauses):
+            bit = 1 << ci
+            for t in self.expand(term):
+                for doc, w in weights[t]:
+                    score[doc] = get(doc, 0.0) + w
+                    matched[doc] = matched.get(doc, 0) | bit
+        n = len(clauses)
+        return {doc: s * (1 + (matched[doc].bit_count() / n) ** 2) for doc, s in score.items()}
 
     def rank(self, query: str, boosts: dict[str, float]) -> list[tuple[float, str]]:
         """Pages in the order of their best spelling entry for the query."""
@@ -273,6 +361,7 @@ class Tuning:
     entries: int  # spelling entries added
     queries: list[tuple[str, str]]  # (spelling, page) for every spelling one concept owns
     unresolved: list[tuple[str, str, str]]  # (spelling, its page, the page that still comes first)
+    annotated: int = 0  # page entries read from their annotation (see `annotate`), not from their text
 
 
 ANCHOR = "across-vendors"  # the id of a concept page's cross-vendor table: where a spelling entry leads
@@ -297,17 +386,24 @@ def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
 def tune(index: dict[str, Any], g: Any, check: bool = True) -> Tuning:
     """Add the spelling entries and the parts field, and boost the entries (in place)."""
     keys = concept_keys(g)
+    entries = _entries(keys)
+    vocab = Vocabulary(_spelling_terms(entries))
     docs = [d for d in index["docs"] if f"#{ANCHOR}-" not in d["location"]]  # idempotent
+    counted: list[list[str] | None] = []
     for doc in docs:
-        split = _split_forms(doc.get("title", "") + " " + doc.get("text", ""))
-        if split:
-            doc["parts"] = " ".join(split)
+        note = doc.pop(ANNOTATION, None)
+        if note and note[0] == vocab.name:  # annotated as the page was indexed, for these spellings
+            counted.append(note[1:])
+        else:
+            split = _split_forms(doc.get("title", "") + " " + doc.get("text", ""))
+            if split:
+                doc["parts"] = " ".join(split)
+            counted.append(None)
         if doc["location"].split("#", 1)[0] in keys:
             doc.pop("boost", None)  # the spelling entries carry the ranking now
-    entries = _entries(keys)
     index["docs"] = docs + entries
     index["config"]["fields"] = {name: {"boost": b} for name, b in FIELDS.items()}
-    scorer = Scorer(entries, idf_docs=docs + entries)
+    scorer = Scorer(entries, idf_docs=docs + entries, counted=counted + [None] * len(entries))
     queries = own_queries(keys)
     boosts = solve_entry_boosts(scorer, entries)
     for doc in entries:
@@ -319,7 +415,7 @@ def tune(index: dict[str, Any], g: Any, check: bool = True) -> Tuning:
         ranked = scorer.rank(q, boosts)
         if ranked and ranked[0][1] != want:
             left.append((q, want, ranked[0][1]))
-    return Tuning(len(entries), queries, left)
+    return Tuning(len(entries), queries, left, sum(c is not None for c in counted))
 
 
 def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[str, float]:
@@ -329,7 +425,7 @@ def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[st
     longer one's query (`HIP graphs`); a few more passes in the same order raise what lost again.
     """
     order = sorted(range(len(entries)), key=lambda i: (-len(entries[i]["keys"]), entries[i]["location"]))
-    raw = {i: scorer.entry_scores(entries[i]["keys"].split()) for i in order}
+    raw = {i: scorer.raw_scores(entries[i]["keys"].split()) for i in order}
     page = [e["location"].split("#", 1)[0] for e in entries]
     winner: dict[str, tuple[int, str]] = {}  # a shared spelling's owner: the strongest claim, then the page
     for i, e in enumerate(entries):
