@@ -210,7 +210,23 @@ class Vocabulary:
 
     @classmethod
     def of(cls, g: Any) -> Vocabulary:
-        return cls(_spelling_terms(_entries(concept_keys(g))))
+        return cls(_spelling_terms(_prepared(g)[1]))
+
+
+_PREPARED: dict[int, tuple[Any, dict[str, ConceptKeys], list[dict[str, Any]]]] = {}
+
+
+def _prepared(g: Any) -> tuple[dict[str, ConceptKeys], list[dict[str, Any]]]:
+    """The glossary's concept keys and spelling entries (fresh copies of the entries: `tune` changes them).
+
+    Made once per glossary: the hook needs them before the pages are built and again after.
+    """
+    got = _PREPARED.get(id(g))
+    if got is None or got[0] is not g:
+        _PREPARED.clear()  # one glossary at a time (a rebuild under `mkdocs serve` loads a new one)
+        keys = concept_keys(g)
+        got = _PREPARED[id(g)] = (g, keys, _entries(keys))
+    return got[1], [dict(e) for e in got[2]]
 
 
 def _spelling_terms(entries: list[dict[str, Any]]) -> set[str]:
@@ -385,8 +401,7 @@ def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
 
 def tune(index: dict[str, Any], g: Any, check: bool = True) -> Tuning:
     """Add the spelling entries and the parts field, and boost the entries (in place)."""
-    keys = concept_keys(g)
-    entries = _entries(keys)
+    keys, entries = _prepared(g)
     vocab = Vocabulary(_spelling_terms(entries))
     docs = [d for d in index["docs"] if f"#{ANCHOR}-" not in d["location"]]  # idempotent
     counted: list[list[str] | None] = []
