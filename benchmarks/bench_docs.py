@@ -4,7 +4,8 @@ Clones the repository's committed HEAD into a temporary folder (nothing generate
 then times, N rounds, the median of:
   - a one-page Material site built by the same mkdocs (the fixed cost of starting mkdocs and the theme),
   - `mkdocs build --strict` of the whole site in the clone (the hook renders every generated page),
-  - with --against REV: the same build of a fresh clone of REV (an older tree), in the same rounds,
+  - with --against REV: the same build of a fresh clone of REV (an older tree), in the same rounds (and
+    which files of the two sites differ: a speed-up should leave the site byte-for-byte the same),
   - the same with XLATE_DOCS_JOBS=1 (one process) and =2 (two processes, as unset),
   - `xlate docs build --engine zensical` in the clone (stage the pages, zensical build, move the site).
 Each round runs every build once, one after another, so a busy machine slows them alike; each median
@@ -39,6 +40,16 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]
     if proc.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{proc.stdout}{proc.stderr}")
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def site_differences(a: Path, b: Path) -> list[str]:
+    """The files of two built sites that are not byte-for-byte the same (or are in only one of them)."""
+    def files(root: Path) -> dict[str, Path]:
+        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+
+    fa, fb = files(a), files(b)
+    return sorted(name for name in fa.keys() | fb.keys()
+                  if name not in fa or name not in fb or fa[name].read_bytes() != fb[name].read_bytes())
 
 
 def clone(rev: str, into: Path) -> Path:
@@ -90,6 +101,7 @@ def main() -> None:
                 runs.setdefault(name, []).append(timed(cmd, cwd, case_env))
         load_after = os.getloadavg()
         pages = sum(1 for _ in (work / "site").rglob("*.html"))
+        differ = site_differences(work / "site", work / "oldsite") if old is not None else None
         zpages = sum(1 for _ in (work / "zsite").rglob("*.html")) if (work / "zsite").exists() else None
     med = {name: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r)) for name, r in runs.items()}
     fastest = {name: min(w for w, _ in r) for name, r in runs.items()}  # the least disturbed run of each
@@ -100,6 +112,9 @@ def main() -> None:
     for name, (wall, cpu) in med.items():
         print(f"{name:<46} {wall:>7.2f} {cpu:>7.2f} {fastest[name]:>9.2f} {wall / reference:>12.2f}"
               + (f" {wall / older:>8.2f}" if older else ""))
+    if differ is not None:
+        print(f"site of HEAD vs {args.against}: " + ("byte-for-byte the same" if not differ else
+              f"{len(differ)} file(s) differ: {', '.join(differ[:8])}" + (" ..." if len(differ) > 8 else "")))
     print(f"mkdocs: {pages} HTML pages" + (f"; zensical: {zpages} HTML pages" if zpages is not None else "; zensical not built"))
     print(f"target: mkdocs build --strict of a fresh clone in at most 10 s; {os.cpu_count()} CPUs, load average "
           f"{load_before[0]:.1f} before, {load_after[0]:.1f} after")
