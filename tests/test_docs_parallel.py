@@ -72,6 +72,9 @@ def test_the_same_site_and_messages_with_one_process_or_two(tmp_path: Path) -> N
         pages = [d for d in index["docs"] if "#across-vendors-" not in d["location"]]
         annotated = re.search(r"search: (\d+) page entries annotated", proc.stderr)
         assert annotated and int(annotated.group(1)) == len(pages) > 0, proc.stderr[-2000:]
+        # With two processes the theme's templates were compiled once, by the helper (docsgen/templates.py).
+        compiled = re.search(r"templates: (\d+) compiled by the helper", proc.stderr)
+        assert (compiled is not None and int(compiled.group(1)) > 10) if jobs == "2" else compiled is None
     assert len([f for f in out["2"][0] if f.startswith("glossary/") and f.endswith(".html")]) >= 3
     # The second process did its share: it rendered and built pages (not only fell back to this one).
     done = re.search(r"second process: (\d+) pages rendered, (\d+) built", out["2"][2])

@@ -4,6 +4,7 @@ mkdocs loads this file by its path, so a fresh clone needs nothing installed or 
 package's own `src/` goes on the import path when xlate is not importable.
 
 - on_startup / on_post_build / on_build_error: no cyclic garbage collection during a plain build (docsgen/gcpause.py);
+- on_config / on_nav / on_env: the theme's templates compiled once, by a helper process (docsgen/templates.py);
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
 - on_nav / on_env / on_post_build: build every other generated page in a second process (docsgen/parallel.py);
@@ -70,9 +71,15 @@ def on_startup(command: str, dirty: bool) -> None:
 
     if command == "build":  # not under `mkdocs serve`, which rebuilds in one long-lived process
         _state["gc"] = gcpause.pause()
+        _state["plain_build"] = True
 
 
 def on_config(config: Any) -> Any:
+    if _state.get("plain_build") and parallel_enabled():
+        from xlate.docsgen import templates
+
+        # On the other CPU while this one loads the glossary (docsgen/templates.py).
+        _state["templates"] = templates.start(config)
     try:
         g = _build.load_checked()
         pages = _build.render(g=g, split=parallel_enabled())
@@ -136,6 +143,12 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
     # Before the second process is forked, so that it annotates the search entries of its pages too.
     _state["vocabulary"] = search.Vocabulary.of(_state["glossary"])
+    helper = _state.pop("templates", None)
+    if helper is not None:  # the compiled templates, for this process and the second one
+        import logging
+
+        _state["compiled_templates"] = helper.take()
+        logging.getLogger("mkdocs.hooks.xlate").debug("templates: %d compiled by the helper", len(_state["compiled_templates"]))
     if parallel.enabled():
         generated = [f.page for f in files.documentation_pages() if f.src_uri in _state["pages"] and f.page is not None]
         _state["copy"] = parallel.start(generated[1::2], config, files, nav)
@@ -143,8 +156,9 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
 
 def on_env(env: Any, config: Any, files: Any) -> Any:
-    from xlate.docsgen import navcache
+    from xlate.docsgen import navcache, templates
 
+    templates.install(env, _state.get("compiled_templates"))
     _state["nav"] = navcache.install(env)
     copy = _state.get("copy")
     if copy is not None:  # every page is rendered by now: the copy builds its pages into the theme
@@ -194,6 +208,9 @@ def on_build_error(error: Exception) -> None:
     copy = _state.pop("copy", None)
     if copy is not None:
         parallel.finish(copy)
+    helper = _state.pop("templates", None)
+    if helper is not None:  # the build failed before it took them
+        helper.take()
     gcpause.resume(_state.pop("gc", None), keep=False)
 
 
