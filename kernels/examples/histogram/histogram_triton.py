@@ -6,7 +6,14 @@ Each tl.histogram call clears a histogram in shared memory, counts into it with 
 atomics and reads it back, with barriers in between, so its fixed cost is paid per call: the
 blocks are large (many bytes per call), full blocks are counted without a mask, and only the
 last program counts the ragged tail. On a GPU the block size, warps and programs per SM are
-tuned once per size by triton.autotune, which zeroes the bins before each trial."""
+tuned once per size by triton.autotune, which zeroes the bins before each trial.
+
+How fast this runs depends on the Triton release, because the lowering of tl.histogram changed.
+Compiled for sm_90, Triton 3.6 builds each warp's counts from eight ballots per element (512 VOTE
+and about 1,700 LOP3 instructions in this kernel's SASS), so it is bound by arithmetic; Triton 3.9
+increments the shared-memory bin once per element (ATOMS.POPC.INC), as the CUDA version does. On
+the H200 the same source ran at 0.15x the CUDA histogram's speed under 3.6 and 0.96x under 3.9,
+each against the CUDA histogram timed in the same run."""
 
 import torch
 import triton

@@ -12,8 +12,10 @@
 // int4 r * THREADS + t; warps scan the per-thread sums with shuffle-up steps, warp 0 scans the
 // ROWS x WARPS warp totals. A tile's status word packs the launch's epoch, a kind and the value
 // in 64 bits, so one relaxed load or store moves them together, and no memset is needed between
-// launches. A second kernel adds a warp that looks back while the others are still loading.
-// Several tile shapes of both are compiled; the program times each on the real input, checks
+// launches. A second kernel adds a warp that looks back while the others are still loading. A
+// third keeps two tiles in the registers of each persistent block, so that a block loads and
+// publishes its next tile while it looks back for the one it holds (see scan_two_tiles).
+// Several tile shapes of all three are compiled; the program times each on the real input, checks
 // each one's output against the first shape's on the device, keeps the fastest that agrees,
 // and reports which.
 #include "../../common/harness.cuh"
@@ -301,12 +303,153 @@ __global__ __launch_bounds__(THREADS + 32) void scan_early_look_back(const int4*
   }
 }
 
+// Persistent blocks that hold two tiles. In the kernels above a block waits in its look-back until every
+// predecessor's bytes have landed, and loads nothing while it waits: one late tile stalls every block
+// behind it, and the memory system runs dry (the same kernel with the look-back left out runs at a copy's
+// speed). Here a block takes its next tile, loads it, reduces it and publishes its aggregate first, and
+// only then looks back for the tile it already holds and writes that one out. The look-back overlaps the
+// next tile's loads, it finds its predecessors' words already published, and no aggregate ever waits on a
+// look-back. Every wait is on a lower tile, and every tile handed out publishes its aggregate as soon as
+// its own loads land, so the chain always ends at tile 0. Tiles live in registers: warp w of a block holds
+// 32 x VECS vectors in a row, lane l vector j * 32 + l, so each load and store instruction of a warp moves
+// 512 contiguous bytes.
+template <int THREADS, int VECS>
+__device__ __forceinline__ long first_vector(long tile) {
+  return tile * (THREADS * VECS) + (long)(threadIdx.x / 32) * 32 * VECS + threadIdx.x % 32;
+}
+
+template <int THREADS, int VECS>
+__device__ __forceinline__ void load_tile(const int4* __restrict__ in4, const int* __restrict__ in, long n, long tile,
+                                          int4 (&v)[VECS]) {
+  const long first = first_vector<THREADS, VECS>(tile);
+  const bool full = (tile + 1) * (long)(THREADS * VECS * 4) <= n;
+#pragma unroll
+  for (int j = 0; j < VECS; ++j) {
+    long e = (first + j * 32) * 4;
+    v[j] = full ? in4[e / 4]
+                : make_int4(e < n ? in[e] : 0, e + 1 < n ? in[e + 1] : 0, e + 2 < n ? in[e + 2] : 0, e + 3 < n ? in[e + 3] : 0);
+  }
+}
+
+// The warp's total; pre[j] is what comes before vector j inside the warp's run of vectors.
+template <int VECS>
+__device__ __forceinline__ int reduce_vectors(const int4 (&v)[VECS], int (&pre)[VECS]) {
+  int run = 0;
+#pragma unroll
+  for (int j = 0; j < VECS; ++j) {
+    int sum = (v[j].x + v[j].y) + (v[j].z + v[j].w);
+    int incl = warp_inclusive_scan(sum);
+    pre[j] = run + incl - sum;
+    run += __shfl_sync(FULL_MASK, incl, 31);
+  }
+  return run;
+}
+
+// Warp 0: turns the warp totals in `totals` into each warp's offset inside the tile; returns the tile's sum.
+template <int WARPS>
+__device__ __forceinline__ int warp_offsets(int* totals) {
+  int lane = threadIdx.x % 32;
+  int t = lane < WARPS ? totals[lane] : 0;
+  int incl = warp_inclusive_scan(t);
+  if (lane < WARPS) totals[lane] = incl - t;
+  return __shfl_sync(FULL_MASK, incl, 31);
+}
+
+template <int THREADS, int VECS, int MIN_BLOCKS>
+__global__ __launch_bounds__(THREADS, MIN_BLOCKS) void scan_two_tiles(const int4* __restrict__ in4,
+                                                                      const int* __restrict__ in,
+                                                                      int4* __restrict__ out4, int* __restrict__ out,
+                                                                      long n, unsigned long long* status,
+                                                                      unsigned* next_tile, unsigned* spare_counter,
+                                                                      unsigned epoch) {
+  constexpr int WARPS = THREADS / 32;
+  static_assert(WARPS <= 32, "warp 0 scans the warp totals");
+  constexpr long TILE = (long)THREADS * VECS * 4;
+  const long tiles = (n + TILE - 1) / TILE;
+  __shared__ int totals[2][WARPS];  // the held tile's and the next tile's
+  __shared__ long tile_shared;
+  __shared__ int tile_prefix;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next launch's counter
+  if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  long held = tile_shared;
+  if (held >= tiles) return;
+  int4 v[VECS];
+  int pre[VECS];
+  load_tile<THREADS, VECS>(in4, in, n, held, v);
+  int run = reduce_vectors<VECS>(v, pre);
+  if (lane == 0) totals[0][warp] = run;
+  __syncthreads();
+  int aggregate = 0;
+  if (warp == 0) {
+    aggregate = warp_offsets<WARPS>(totals[0]);
+    if (lane == 0) publish(&status[held], held == 0 ? PREFIX : AGGREGATE, epoch, aggregate);
+  }
+  int slot = 0;  // totals[slot] holds the held tile's warp offsets
+  for (;;) {
+    __syncthreads();  // every warp has read tile_shared and last round's offsets
+    if (threadIdx.x == 0) tile_shared = atomicAdd(next_tile, 1u);
+    __syncthreads();
+    const long next = tile_shared;
+    const bool more = next < tiles;  // the same for the whole block
+    int4 w[VECS];
+    int next_pre[VECS];
+    int next_aggregate = 0;
+    if (more) {
+      load_tile<THREADS, VECS>(in4, in, n, next, w);
+      int next_run = reduce_vectors<VECS>(w, next_pre);
+      if (lane == 0) totals[slot ^ 1][warp] = next_run;
+      __syncthreads();
+      if (warp == 0) {
+        next_aggregate = warp_offsets<WARPS>(totals[slot ^ 1]);
+        if (lane == 0) publish(&status[next], AGGREGATE, epoch, next_aggregate);  // next > held >= 0
+      }
+    }
+    if (warp == 0) {
+      int before = held == 0 ? 0 : look_back(status, held, epoch);
+      if (lane == 0) {
+        if (held > 0) publish(&status[held], PREFIX, epoch, before + aggregate);
+        tile_prefix = before;
+      }
+    }
+    __syncthreads();
+    const int offset = tile_prefix + totals[slot][warp];
+    const long first = first_vector<THREADS, VECS>(held);
+    const bool full = (held + 1) * TILE <= n;
+#pragma unroll
+    for (int j = 0; j < VECS; ++j) {
+      int4 x = v[j];
+      x.x += offset + pre[j]; x.y += x.x; x.z += x.y; x.w += x.z;
+      long e = (first + j * 32) * 4;
+      if (full) {
+        out4[e / 4] = x;
+      } else {
+        if (e < n) out[e] = x.x;
+        if (e + 1 < n) out[e + 1] = x.y;
+        if (e + 2 < n) out[e + 2] = x.z;
+        if (e + 3 < n) out[e + 3] = x.w;
+      }
+    }
+    if (!more) break;
+#pragma unroll
+    for (int j = 0; j < VECS; ++j) {
+      v[j] = w[j];
+      pre[j] = next_pre[j];
+    }
+    aggregate = next_aggregate;  // lane values matter only in warp 0, which computed it
+    held = next;
+    slot ^= 1;
+  }
+}
+
 struct Variant {
   const char* name;
   int threads, tile;
   size_t smem;
   void (*kernel)(const int4*, const int*, int4*, int*, long, unsigned long long*, unsigned*, unsigned*, unsigned);
   int launch_threads;  // THREADS, or THREADS + 32 with a look-back warp
+  int grid = 0;        // 0: one block per tile; else a persistent grid of this many blocks
 };
 
 template <int THREADS, int ROWS>
@@ -323,6 +466,14 @@ Variant early(const char* name) {
   size_t smem = (size_t)THREADS * ROWS * sizeof(int4);
   CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   return {name, THREADS, THREADS * ROWS * 4, smem, k, THREADS + 32};
+}
+
+template <int THREADS, int VECS, int MIN_BLOCKS>
+Variant two_tiles(const char* name) {
+  auto k = scan_two_tiles<THREADS, VECS, MIN_BLOCKS>;
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, THREADS, 0));
+  return {name, THREADS, THREADS * VECS * 4, 0, k, THREADS, per_sm * harness::sm_count()};
 }
 
 // Counts the elements where a and b differ (one atomic per block that found any).
@@ -347,6 +498,8 @@ int main(int argc, char** argv) {
                         early<512, 8>("early 512x8"), early<256, 16>("early 256x16"), early<384, 8>("early 384x8"),
                         early<512, 6>("early 512x6"),
 #endif
+                        two_tiles<256, 8, 2>("two-tile 256x8"), two_tiles<256, 4, 4>("two-tile 256x4"),
+                        two_tiles<512, 4, 2>("two-tile 512x4"), two_tiles<128, 8, 4>("two-tile 128x8"),
   };
   // one status word per tile of the smallest tiles, then two tile counters: each launch uses one
   // and zeroes the other for the next launch
@@ -362,7 +515,7 @@ int main(int argc, char** argv) {
     return [&, v] {
       ++epoch;
       long tiles = (n + v.tile - 1) / v.tile;
-      v.kernel<<<tiles, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
+      v.kernel<<<v.grid ? v.grid : tiles, v.launch_threads, v.smem>>>(in4, in, reinterpret_cast<int4*>(out), out, n, status,
                                                     counters + (epoch & 1), counters + ((epoch + 1) & 1), epoch);
     };
   };
