@@ -383,6 +383,10 @@ def _mlx_inputs(ex: Example, inputs: dict[str, np.ndarray]) -> dict[str, Any]:
     for k, v in inputs.items():
         if ex.raw.get("bf16_inputs") and k in ex.raw["bf16_inputs"]:
             out[k] = mx.array(v.view(np.uint16)).view(mx.bfloat16)
+        elif v.dtype == np.float64:
+            # mx.array turns a float64 NumPy array into float32 unless told otherwise; MLX keeps
+            # float64 on its CPU stream (its GPU has no double), where the example computes
+            out[k] = mx.array(v, dtype=mx.float64)
         else:
             out[k] = mx.array(v)
     return out

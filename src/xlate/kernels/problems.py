@@ -314,12 +314,11 @@ def _bezier(size: tuple[int, ...], rng: np.random.Generator) -> Arrays:
     n, degree = size
     if degree > BEZIER_MAX_DEGREE:
         raise ValueError(f"bezier: degree {degree} is over {BEZIER_MAX_DEGREE}")
-    # float64 arrays of values that float32 holds exactly: MLX's mx.array turns a NumPy float64
-    # array into float32, so the MLX host receives these unchanged; the computation is float64 all
-    # the same (nodes, positions and every intermediate), and float32 arithmetic misses the tolerance
-    edges = np.sort(rng.random(n + 1, dtype=np.float32)).astype(np.float64)
+    # full float64 values, which float32 cannot hold: a backend that rounds its inputs or any
+    # intermediate to float32 misses the tolerance
+    edges = np.sort(rng.random(n + 1))
     edges[0], edges[-1] = 0.0, 1.0
-    return {"ctrl": rng.standard_normal(degree + 1, dtype=np.float32).astype(np.float64), "edges": edges}
+    return {"ctrl": rng.standard_normal(degree + 1), "edges": edges}
 
 
 def _bezier_ref(x: Arrays) -> Arrays:
