@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import re
+import tokenize
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +28,8 @@ EXPECT_KEY = {"cuda": ["sass"], "hip": ["amdgcn", "amdgcn_gfx942", "amdgcn_gfx11
 
 
 def _line_of(path: Path, symbol: str) -> int | None:
-    """The first line of `path` whose code (a trailing // or # comment cut off) contains `symbol`, or
-    None where the symbol spans lines or sits only in prose. Docstring lines may match; the links are
-    checked against code by `xlate glossary check`, this only points the reader at a line."""
+    """The first line of `path` whose code contains `symbol`, or None where the symbol spans lines or
+    sits only in prose (comments, docstrings): the reader is pointed at a line that uses it."""
     from xlate.examples_check import occurs
 
     # occurs() matches the symbol's first token literally: a line without it cannot match.
@@ -41,16 +42,43 @@ def _line_of(path: Path, symbol: str) -> int | None:
 
 @functools.lru_cache(maxsize=128)
 def _code_lines(path: Path) -> tuple[tuple[int, str], ...]:
-    """(line number, the line with a trailing // or # comment cut off) for each line holding code."""
+    """(line number, the line's code) for each line holding code: comments and Python docstrings
+    (strings that stand alone as statements) blanked, as `xlate glossary check` reads the files."""
     if not path.is_file():
         return ()
-    cut = "#" if path.suffix == ".py" else "//"
-    out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        code_part = line.split(cut, 1)[0] if cut in line else line
-        if code_part.strip():
-            out.append((number, code_part))
-    return tuple(out)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = _python_code(text) if path.suffix == ".py" else _c_code(text)
+    return tuple((number, line) for number, line in enumerate(lines, 1) if line.strip())
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _c_code(text: str) -> list[str]:
+    text = re.sub(r"/\*.*?\*/", lambda m: _blank(m.group(0)), text, flags=re.S)
+    return [line.split("//", 1)[0] for line in text.splitlines()]
+
+
+def _python_code(text: str) -> list[str]:
+    lines = text.splitlines()
+    previous = tokenize.NEWLINE
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            standalone = tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT,
+                                                                     tokenize.DEDENT, tokenize.NL)
+            if tok.type == tokenize.COMMENT or standalone:
+                (row, col), (end_row, end_col) = tok.start, tok.end
+                for r in range(row, end_row + 1):
+                    line = lines[r - 1]
+                    lo = col if r == row else 0
+                    hi = end_col if r == end_row else len(line)
+                    lines[r - 1] = line[:lo] + " " * (hi - lo) + line[hi:]
+            if tok.type not in (tokenize.NL, tokenize.COMMENT):
+                previous = tok.type
+    except (tokenize.TokenError, SyntaxError):
+        return [line.split("#", 1)[0] for line in text.splitlines()]
+    return lines
 
 
 HOST_TAB = "metal-host"  # the tab of a native Metal host program (NAME_host.mm), where there is one
