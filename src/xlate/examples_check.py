@@ -70,34 +70,46 @@ def backend_files(folder: Path, backend: str) -> list[Path]:
     return files
 
 
-def _strip_c_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
 
 
-def _strip_py_comments(text: str) -> str:
-    """Python source without comments and docstrings (strings that stand alone as statements)."""
-    out: list[str] = []
+def _c_code(text: str) -> list[str]:
+    text = re.sub(r"/\*.*?\*/", lambda m: _blank(m.group(0)), text, flags=re.S)
+    return [line.split("//", 1)[0] for line in text.split("\n")]
+
+
+def _python_code(text: str) -> list[str]:
+    lines = text.split("\n")  # numbered as tokenize numbers them (and as the pages number lines)
     previous = tokenize.NEWLINE
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                continue
-            if tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.NL):
-                continue
+            standalone = tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT,
+                                                                     tokenize.DEDENT, tokenize.NL)
+            if tok.type == tokenize.COMMENT or standalone:
+                (row, col), (end_row, end_col) = tok.start, tok.end
+                for r in range(row, end_row + 1):
+                    line = lines[r - 1]
+                    lo = col if r == row else 0
+                    hi = end_col if r == end_row else len(line)
+                    lines[r - 1] = line[:lo] + " " * (hi - lo) + line[hi:]
             if tok.type not in (tokenize.NL, tokenize.COMMENT):
                 previous = tok.type
-            out.append(tok.string)
-            out.append(" " if tok.type not in (tokenize.OP,) else "")
-    except (tokenize.TokenError, SyntaxError):
-        return text
-    return "".join(out)
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return [line.split("#", 1)[0] for line in text.split("\n")]
+    return lines
+
+
+def code_lines(path: Path) -> list[str]:
+    """The lines of a source file with comments and Python docstrings (strings that stand alone as
+    statements) blanked, line numbers kept: a symbol mentioned only in prose is not found."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return _python_code(text) if path.suffix == ".py" else _c_code(text)
 
 
 def code_text(path: Path) -> str:
     """The code of a source file, comments removed, so that a symbol mentioned only in prose fails."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return _strip_py_comments(text) if path.suffix == ".py" else _strip_c_comments(text)
+    return "\n".join(code_lines(path))
 
 
 def occurs(symbol: str, code: str) -> bool:

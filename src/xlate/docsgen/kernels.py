@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import io
 import json
 import re
-import tokenize
 from pathlib import Path
 from typing import Any
 
@@ -44,41 +42,11 @@ def _line_of(path: Path, symbol: str) -> int | None:
 def _code_lines(path: Path) -> tuple[tuple[int, str], ...]:
     """(line number, the line's code) for each line holding code: comments and Python docstrings
     (strings that stand alone as statements) blanked, as `xlate glossary check` reads the files."""
+    from xlate.examples_check import code_lines
+
     if not path.is_file():
         return ()
-    text = path.read_text(encoding="utf-8", errors="replace")
-    lines = _python_code(text) if path.suffix == ".py" else _c_code(text)
-    return tuple((number, line) for number, line in enumerate(lines, 1) if line.strip())
-
-
-def _blank(text: str) -> str:
-    return re.sub(r"[^\n]", " ", text)
-
-
-def _c_code(text: str) -> list[str]:
-    text = re.sub(r"/\*.*?\*/", lambda m: _blank(m.group(0)), text, flags=re.S)
-    return [line.split("//", 1)[0] for line in text.splitlines()]
-
-
-def _python_code(text: str) -> list[str]:
-    lines = text.splitlines()
-    previous = tokenize.NEWLINE
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            standalone = tok.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT,
-                                                                     tokenize.DEDENT, tokenize.NL)
-            if tok.type == tokenize.COMMENT or standalone:
-                (row, col), (end_row, end_col) = tok.start, tok.end
-                for r in range(row, end_row + 1):
-                    line = lines[r - 1]
-                    lo = col if r == row else 0
-                    hi = end_col if r == end_row else len(line)
-                    lines[r - 1] = line[:lo] + " " * (hi - lo) + line[hi:]
-            if tok.type not in (tokenize.NL, tokenize.COMMENT):
-                previous = tok.type
-    except (tokenize.TokenError, SyntaxError):
-        return [line.split("#", 1)[0] for line in text.splitlines()]
-    return lines
+    return tuple((number, line) for number, line in enumerate(code_lines(path), 1) if line.strip())
 
 
 HOST_TAB = "metal-host"  # the tab of a native Metal host program (NAME_host.mm), where there is one
