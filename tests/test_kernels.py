@@ -18,6 +18,7 @@ import json  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -316,6 +317,17 @@ def test_ast_source_signature_matches_this_triton() -> None:
     assert src.name == "add_kernel", triton.__version__
 
 
+
+def _compile_probe(script: str, source: Path) -> Any:
+    """Runs a Triton AOT compile script on one example file in a fresh process (the interpreter, once
+    used, patches triton.language in the process that ran it) and returns the JSON it printed last."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = str(REPO / "src")
+    proc = subprocess.run([sys.executable, "-c", script, str(source)], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
 @pytest.mark.slow
 def test_triton_num_ctas_compiles_to_a_cluster_kernel_for_sm90() -> None:
     """cluster_histogram_triton.py's thread-block-cluster cell is its num_ctas launch option: compiled
@@ -335,12 +347,7 @@ def test_triton_num_ctas_compiles_to_a_cluster_kernel_for_sm90() -> None:
         "    k = triton.compile(src, target=GPUTarget('cuda', 90, 32), options={'num_ctas': ctas, 'num_warps': 8})\n"
         "    out[ctas] = k.asm['ptx']\n"
         "print(json.dumps(out))\n")
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = str(REPO / "src")
-    proc = subprocess.run([sys.executable, "-c", script, str(load("cluster-histogram").source("triton"))],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    ptx = json.loads(proc.stdout.strip().splitlines()[-1])
+    ptx = _compile_probe(script, load("cluster-histogram").source("triton"))
     assert ".reqnctapercluster 2" in ptx["2"] and "%cluster_ctarank" in ptx["2"]
     assert ".reqnctapercluster" not in ptx["1"] and "%cluster_ctarank" not in ptx["1"]
 
@@ -645,12 +652,7 @@ def test_bezier_triton_launch_option_maxnreg_reaches_the_ptx() -> None:
     """The Triton file's launch bound: its maxnreg option becomes the PTX .maxnreg directive
     (compiled ahead of time for sm_90; the H200 run executes the same launch)."""
     pytest.importorskip("triton")
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = str(REPO / "src")
-    proc = subprocess.run([sys.executable, "-c", _MAXNREG_PROBE, str(load("bezier").source("triton"))],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = _compile_probe(_MAXNREG_PROBE, load("bezier").source("triton"))
     assert f".maxnreg {out['maxnreg']}" in out["ptx"]
     assert "fma.rn.f64" in out["ptx"]  # the Horner steps run in float64
 
