@@ -242,12 +242,17 @@ def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits
         report.rewritten["cudaMemLocation-to-device"] += 1
 
 
-def _function_address(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
+def _argument_at(node: Node, index: int) -> Node | None:
+    """Argument `index` of the call that `node` names, or None where there is no such argument."""
     call = call_of(node)
     args = arguments(call) if call is not None else []
-    if len(args) <= index:
+    return args[index] if len(args) > index else None
+
+
+def _function_address(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
+    arg = _argument_at(node, index)
+    if arg is None:
         return
-    arg = args[index]
     text = source[arg.start_byte:arg.end_byte].replace(b" ", b"")
     if arg.type == "cast_expression" or text.startswith((b"reinterpret_cast<", b"static_cast<", b"(constvoid*)", b"(void*)")):
         return  # already converted by hand
@@ -283,11 +288,9 @@ def erase_macros(tree: Any, source: bytes, smap: Any, edits: Edits, report: Repo
 
 
 def _void_out(node: Node, index: int, source: bytes, edits: Edits, report: Report) -> None:
-    call = call_of(node)
-    args = arguments(call) if call is not None else []
-    if len(args) <= index:
+    arg = _argument_at(node, index)
+    if arg is None:
         return
-    arg = args[index]
     op = arg.child(0) if arg.type == "pointer_expression" else None
     if op is None or op.type != "&":
         return  # only a plain `&p`: anything else may already be a void** (or something else entirely)
