@@ -117,13 +117,15 @@ def test_search_tuning_puts_the_exact_spelling_first(tmp_path: Path) -> None:
 
 def test_snippet_starts_at_the_statement_and_skips_comments(tmp_path: Path) -> None:
     from xlate.docsgen import snippets
+    from xlate.examples_check import blank_prose
 
     lines = ["// uses __syncthreads below", "__global__ void k(float* a,", "                  int n) {",
              "  a[0] = 1;", "  __syncthreads();", "}"]
-    assert snippets.find(lines, "__syncthreads", "cuda") == (4, 4, 4)
-    assert snippets.find(lines, "n", "cuda") == (1, 2, 2)
+    code = blank_prose("\n".join(lines), python=False)
+    assert snippets.find(lines, code, "__syncthreads", "cuda") == (4, 4, 4)
+    assert snippets.find(lines, code, "n", "cuda") == (1, 2, 2)
     py = ['"""Uses tl.dot', 'like this."""', "acc = tl.dot(a, b)"]
-    assert snippets.find(py, "tl.dot", "triton") == (2, 2, 2)
+    assert snippets.find(py, blank_prose("\n".join(py), python=True), "tl.dot", "triton") == (2, 2, 2)
 
 
 def test_navigation_lists_every_generated_page_after_its_index() -> None:

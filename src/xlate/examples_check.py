@@ -100,11 +100,15 @@ def _python_code(text: str) -> list[str]:
     return lines
 
 
+def blank_prose(text: str, python: bool) -> list[str]:
+    """The lines of source text (split at newlines) with comments and, for Python, docstrings
+    (strings that stand alone as statements) blanked: a symbol mentioned only in prose is not found."""
+    return _python_code(text) if python else _c_code(text)
+
+
 def code_lines(path: Path) -> list[str]:
-    """The lines of a source file with comments and Python docstrings (strings that stand alone as
-    statements) blanked, line numbers kept: a symbol mentioned only in prose is not found."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return _python_code(text) if path.suffix == ".py" else _c_code(text)
+    """blank_prose of a source file, line numbers kept."""
+    return blank_prose(path.read_text(encoding="utf-8", errors="replace"), path.suffix == ".py")
 
 
 def code_text(path: Path) -> str:

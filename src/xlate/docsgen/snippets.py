@@ -35,7 +35,7 @@ class Snippet:
 
 def forget() -> None:
     """Drop what was read of the sources (a rebuild under `mkdocs serve` must see edited kernels)."""
-    for cached in (source_file, _examples, _lines, _text):
+    for cached in (source_file, _examples, _lines, _code, _text):
         cached.cache_clear()
 
 
@@ -53,7 +53,14 @@ def source_file(kernels: Path, example: str, backend: str) -> Path | None:
 
 @functools.lru_cache(maxsize=256)
 def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return path.read_text(encoding="utf-8", errors="replace").split("\n")  # as code_lines numbers them
+
+
+@functools.lru_cache(maxsize=256)
+def _code(path: Path) -> list[str]:
+    from xlate.examples_check import code_lines
+
+    return code_lines(path)
 
 
 @functools.lru_cache(maxsize=256)
@@ -68,38 +75,18 @@ def _pattern(symbol: str) -> re.Pattern[str]:
     return re.compile(left + re.escape(symbol) + right)
 
 
-def _in_comment(line: str, col: int, backend: str) -> bool:
-    marker = _COMMENT.get(backend, "//")
-    stripped = line.lstrip()
-    if stripped.startswith(("*", "/*")) and backend in ("cuda", "hip", "metal"):
-        return True
-    cut = line.find(marker)
-    return 0 <= cut < col
-
-
 def _is_code(line: str, backend: str) -> bool:
     s = line.strip()
     return bool(s) and not s.startswith((_COMMENT.get(backend, "//"), "*", "/*", "#include", "#pragma"))
 
 
-def _in_docstring(lines: list[str]) -> list[bool]:
-    """Which lines of a Python file sit inside a triple-quoted string (docstrings mention symbols, not use them)."""
-    out, inside = [], False
-    for line in lines:
-        quotes = line.count('"""') + line.count("'''")
-        out.append(inside or quotes > 0)
-        if quotes % 2:
-            inside = not inside
-    return out
-
-
-def find(lines: list[str], symbol: str, backend: str) -> tuple[int, int, int] | None:
-    """(first, matched, last) 0-based line indices of the statement that uses the symbol in code."""
+def find(lines: list[str], code: list[str], symbol: str, backend: str) -> tuple[int, int, int] | None:
+    """(first, matched, last) 0-based line indices of the statement that uses the symbol in code.
+    `code` is `lines` with comments and docstrings blanked (examples_check.blank_prose), so a symbol
+    that prose merely mentions is not matched."""
     pat = _pattern(symbol)
-    strings = _in_docstring(lines) if backend in ("triton", "mlx") else None
-    for i, line in enumerate(lines):
-        m = pat.search(line)
-        if m is None or _in_comment(line, m.start(), backend) or (strings and strings[i]):
+    for i, line in enumerate(code):
+        if pat.search(line) is None:
             continue
         lo = i
         if backend in ("cuda", "hip", "metal"):
@@ -129,7 +116,7 @@ def snippet(kernels: Path, example: str, backend: str, symbol: str) -> Snippet |
     if path is None:
         return None
     lines = _lines(path)
-    found = find(lines, symbol, backend)
+    found = find(lines, _code(path), symbol, backend)
     if found is None:
         return None
     lo, i, hi = found
@@ -156,10 +143,10 @@ def mentions(kernels: Path, symbols: dict[str, list[str]]) -> list[tuple[str, st
             path = source_file(kernels, example, backend)
             if path is None:
                 continue
-            lines = _lines(path)
+            lines, code = _lines(path), _code(path)
             text = _text(path)
             for sym in names:
-                if len(sym) >= 4 and sym in text and find(lines, sym, backend) is not None:
+                if len(sym) >= 4 and sym in text and find(lines, code, sym, backend) is not None:
                     out.append((example, backend, sym))
                     break
     return out
