@@ -207,8 +207,10 @@ def startup_section(revisions: list[Revision], repeat: int) -> None:
     """What a run costs before it reads a file: interpreter, imports, the symbol map from its cache."""
     print("\n## Start-up before the first file (cold processes, alternating)")
     bare = [sys.executable, "-c", "pass"]
-    code = ("import xlate.explain as e, xlate.symbols as s\n"
-            "s.load(); e.load_rules()\n"
+    code = ("import xlate.explain as e\n"
+            "try:\n    from xlate.kb import load_symbols\n"
+            "except ImportError:  # a revision from before xlate.kb\n    from xlate.symbols import load as load_symbols\n"
+            "load_symbols(); e.load_rules()\n"
             "import xlate.render.json_\n")
     ref, by = [], {r.label: [] for r in revisions}
     nosite = []
@@ -369,10 +371,11 @@ def clocked(owner, name, stage):
     setattr(owner, name, wrapper)
     return inner
 t0 = clock()
-from xlate import explain, symbols
+from xlate import explain
+from xlate import kb
 from xlate.cuda import files, occurrences, parser
 stages["imports"] = clock() - t0
-clocked(symbols, "load", "index load")
+clocked(kb, "load_symbols", "index load")
 clocked(files, "collect", "collect files")
 clocked(explain, "load_rules", "rules import")
 clocked(explain, "read_source", "read")
@@ -511,7 +514,8 @@ def main() -> None:
     args = p.parse_args()
     only = set(args.only.split(","))
 
-    from xlate import explain, symbols
+    from xlate import explain
+    from xlate import kb
 
     cache = Path(tempfile.mkdtemp(prefix="xlate-bench-"))
     revisions = [Revision("this tree", ROOT / "src", cache / "now")]
@@ -520,7 +524,7 @@ def main() -> None:
     for r in revisions:
         r.prepare()
     os.environ["XDG_CACHE_HOME"] = str(cache / "now")
-    smap = symbols.load()
+    smap = kb.load_symbols()
     explain.quiet_gc()
     explain.load_rules()
     try:

@@ -62,13 +62,13 @@ def main() -> None:
         subprocess.run(explain, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         ms = median_ms(explain, max(5, runs // 3))
         print(f"{'xlate explain 5,000 lines (json)':<44} {ms:>10.1f} {ms / bare:>14.2f}")
-    from xlate import index as ix, paths
+    from xlate import kb
 
-    cache = sorted(paths.cache_dir().glob("index-*.json"))
+    cache = sorted(kb.cache_dir().glob("index-*.json"))
     if cache:
-        data = ix.load_index()
+        data = kb.load_index()
         print(f"index: {cache[-1].stat().st_size / 1e6:.2f} MB on disk, {len(data['concepts'])} concepts, "
-              f"{ix.row_count(data)} symbol rows, {len(data['spell_keys'])} counterpart spellings, {len(data['gpus'])} GPU sheets")
+              f"{kb.row_count(data)} symbol rows, {len(data['spell_keys'])} counterpart spellings, {len(data['gpus'])} GPU sheets")
     print(f"({runs} runs each; target: cold lookup within 8x of python3 -c pass)")
 
 

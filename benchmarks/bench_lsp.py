@@ -63,10 +63,10 @@ def pct(values: list[float], q: float) -> float:
 
 
 def whole_file_reference(text: str, runs: int = 5) -> float:
-    from xlate import symbols
+    from xlate import kb
     from xlate.explain import explain_source, load_rules
 
-    smap, rules = symbols.load(), load_rules()
+    smap, rules = kb.load_symbols(), load_rules()
     times = []
     for _ in range(runs):
         start = time.perf_counter()

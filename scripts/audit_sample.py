@@ -4,7 +4,7 @@
     python3 scripts/audit_sample.py --seed 7 -n 150 --exclude docs/contributing/audits/2026-12-01.md
 
 The population is `xlate glossary claims --show all` (one checkable sentence per row, see
-src/xlate/claims.py). Rows are sorted by (item, field, sentence) so the order does not depend on file
+src/xlate/kb/_claims.py). Rows are sorted by (item, field, sentence) so the order does not depend on file
 system order, then `random.Random(seed).sample` picks n of them. With --exclude, claims whose key appears
 in an earlier audit file are left out first, so a second audit draws claims nobody has checked. The
 output is a Markdown table with an empty verdict column to fill in (docs/contributing/audit.md).
@@ -22,8 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from xlate import claims  # noqa: E402
-from xlate import glossary as gl  # noqa: E402
+from xlate import kb# noqa: E402
 
 KEY_IN_TABLE = re.compile(r"`([a-z0-9-]+) ([a-z0-9_.]+)`")
 
@@ -42,11 +41,11 @@ def _already_audited(paths: list[Path]) -> set[tuple[str, str, str]]:
     return seen
 
 
-def draw(seed: int, n: int, exclude: list[Path]) -> tuple[list[claims.Claim], int]:
-    g = gl.load(ROOT / "glossary")
+def draw(seed: int, n: int, exclude: list[Path]) -> tuple[list[kb.Claim], int]:
+    g = kb.load_glossary(ROOT / "glossary")
     if g.problems:
         raise SystemExit(f"error: the glossary has {len(g.problems)} problem(s); run `xlate glossary check`")
-    population = sorted(claims.collect(g), key=lambda c: (c.item, c.field, c.text))
+    population = sorted(kb.collect_claims(g), key=lambda c: (c.item, c.field, c.text))
     seen = _already_audited(exclude)
     population = [c for c in population if (c.item, c.field, _cell(c.text)[:60]) not in seen]
     if n > len(population):

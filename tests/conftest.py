@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from xlate import schema
+from xlate import kb
 
 REPO = Path(__file__).resolve().parents[1]
 GLOSSARY = REPO / "glossary"
 
-HEADER = schema.SCHEMA_COMMENT + "\n"
+HEADER = kb.SCHEMA_COMMENT + "\n"
 
 GOOD_CONCEPTS = {
     "execution-model/warp.yaml": """\
@@ -64,7 +64,7 @@ def write_glossary(root: Path, files: dict[str, str] | None = None) -> Path:
     g = root / "glossary"
     g.mkdir(parents=True, exist_ok=True)
     shutil.copy(GLOSSARY / "sources.yaml", g / "sources.yaml")
-    schema.write(g)
+    kb.write_schema(g)
     for rel, text in {**GOOD_CONCEPTS, **(files or {})}.items():
         path = g / rel
         path.parent.mkdir(parents=True, exist_ok=True)

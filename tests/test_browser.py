@@ -253,10 +253,10 @@ def test_first_search_result_for_each_concepts_own_spellings(searcher: _Search) 
     """Sampled titles, aliases, names and symbols: each must bring its own concept's page first."""
     import random
 
-    from xlate import glossary as gl
+    from xlate import kb
     from xlate.docsgen import search
 
-    own = search.own_queries(search.concept_keys(gl.load()))
+    own = search.own_queries(search.concept_keys(kb.load_glossary()))
     sample = random.Random(20261201).sample(own, SAMPLE)
     wrong = []
     for query, page in sample:

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import GLOSSARY, GOOD_CONCEPTS, REPO, write_glossary
-from xlate import claims
-from xlate import glossary as gl
+from xlate import kb
 
 WARP = GOOD_CONCEPTS["execution-model/warp.yaml"]
 
@@ -23,22 +22,22 @@ def _with_evidence(block: str) -> dict[str, str]:
 
 def test_sentences_and_checkable() -> None:
     text = "NVIDIA uses 32 lanes; AMD CDNA uses 64. It is a group. HIP has no such call, e.g. none."
-    parts = claims.sentences(text)
+    parts = kb.claim_sentences(text)
     assert parts == ["NVIDIA uses 32 lanes; AMD CDNA uses 64.", "It is a group.", "HIP has no such call, e.g. none."]
-    assert [claims.is_checkable(p) for p in parts] == [True, False, True]
+    assert [kb.is_checkable_claim(p) for p in parts] == [True, False, True]
 
 
 def test_claims_without_and_with_evidence(tmp_path: Path) -> None:
     root = write_glossary(tmp_path)
-    found = claims.collect(gl.load(root))
+    found = kb.collect_claims(kb.load_glossary(root))
     hip = [c for c in found if c.item == "warp" and c.field == "hip.caveat"]
     assert hip and not hip[0].evidence  # "64 lanes on CDNA." has a number and no evidence
 
     root = write_glossary(tmp_path / "b", _with_evidence(
         "  - {field: hip.caveat, quote: 64 lanes on CDNA, url: 'https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html'}\n"))
-    g = gl.load(root)
+    g = kb.load_glossary(root)
     assert not g.problems
-    hip = [c for c in claims.collect(g) if c.item == "warp" and c.field == "hip.caveat"]
+    hip = [c for c in kb.collect_claims(g) if c.item == "warp" and c.field == "hip.caveat"]
     assert hip[0].evidence == [{"url": "https://rocm.docs.amd.com/en/latest/reference/gpu-specs.html"}]
 
 
@@ -48,25 +47,25 @@ def test_claims_without_and_with_evidence(tmp_path: Path) -> None:
     ("  - {field: hip.caveat, quote: 64 lanes on CDNA}\n", "needs a url, a header or a command"),
 ])
 def test_bad_evidence_is_a_check_problem(tmp_path: Path, block: str, message: str) -> None:
-    g = gl.load(write_glossary(tmp_path, _with_evidence(block)))
+    g = kb.load_glossary(write_glossary(tmp_path, _with_evidence(block)))
     assert any(message in p.message for p in g.problems), [p.message for p in g.problems]
 
 
 def test_cli_counts_and_max_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = write_glossary(tmp_path)
-    assert claims.run(root, "missing", "json") == 0
+    assert kb.run_claims(root, "missing", "json") == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["claims"] == payload["with_evidence"] + payload["without_evidence"] > 0
-    assert claims.run(root, "missing", "text", max_missing=0) == 1
+    assert kb.run_claims(root, "missing", "text", max_missing=0) == 1
     assert "claims without evidence" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
-def real() -> gl.Glossary:
-    return gl.load(GLOSSARY)
+def real() -> kb.Glossary:
+    return kb.load_glossary(GLOSSARY)
 
 
-def test_real_glossary_evidence_tests_exist(real: gl.Glossary) -> None:
+def test_real_glossary_evidence_tests_exist(real: kb.Glossary) -> None:
     """Every `test:` an evidence entry names is a real test function, so the claim is rerun."""
     g = real
     assert not g.problems
@@ -106,7 +105,7 @@ def test_retracted_statements_stay_out() -> None:
         assert not re.search(pattern, text), pattern
 
 
-def test_corrected_cells(real: gl.Glossary) -> None:
+def test_corrected_cells(real: kb.Glossary) -> None:
     c = real.concepts
     assert c["fleet-monitoring"].terms.hip.relation.value == "approximate"
     assert c["gpudirect-storage"].terms.hip.relation.value == "renamed"

@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from xlate import index as ix
-from xlate import symbols
+from xlate import kb
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load()
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols()
 
 
-def _family(smap: symbols.SymbolMap, name: str) -> symbols.FamilyRule:
+def _family(smap: kb.SymbolMap, name: str) -> kb.FamilyRule:
     (fam,) = [f for f in smap.families if f.family == name]
     return fam
 
 
-def test_a_family_without_counterparts_derives_no_name(smap: symbols.SymbolMap) -> None:
+def test_a_family_without_counterparts_derives_no_name(smap: kb.SymbolMap) -> None:
     fam = _family(smap, "cudnn")
     assert fam.relation == "none"
     entry = smap.get("cudnnXlateMadeUpCall")
@@ -30,7 +29,7 @@ def test_a_family_without_counterparts_derives_no_name(smap: symbols.SymbolMap) 
     assert side is not None and side["relation"] == "none" and side["symbol"] is None and side["derived"] is True
 
 
-def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: symbols.SymbolMap) -> None:
+def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: kb.SymbolMap) -> None:
     entry = smap.get("cublasXlateMadeUpCall")
     assert entry is not None and entry.derived and entry.family == "cublas"
     assert (entry.hip, entry.hip_relation) == ("hipblasXlateMadeUpCall", "renamed")
@@ -39,27 +38,27 @@ def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: symbol
     assert entry.side("hip")["symbol"] == "hipblasXlateMadeUpCall"
 
 
-def test_a_name_outside_every_family_is_unknown(smap: symbols.SymbolMap) -> None:
+def test_a_name_outside_every_family_is_unknown(smap: kb.SymbolMap) -> None:
     assert smap.get("xlateNoSuchCudaCall") is None
 
 
 def test_lookup_json_carries_the_title_and_how_the_query_matched() -> None:
-    index = ix.load_index()
-    (m,) = ix.search(index, "wavefront", limit=1)
-    out = ix.match_json(index, m)
+    index = kb.load_index()
+    (m,) = kb.search(index, "wavefront", limit=1)
+    out = kb.match_json(index, m)
     assert out["concept"] == m.concept and out["title"] == index["concepts"][m.concept]["title"]
     assert (out["matched"], out["matched_kind"], out["score"]) == (m.matched, m.kind, m.score)
 
 
 def test_an_entry_without_a_row_has_no_sides() -> None:
-    bare = symbols.Entry("x", None, None, None, None, None, None, None, None, "symbol")
+    bare = kb.Entry("x", None, None, None, None, None, None, None, None, "symbol")
     assert bare.side("hip") is None and bare.roc is None
 
 
 def test_suggestions_offer_spellings_that_only_rows_know() -> None:
     """A typo of a HIP name that only a symbol row knows (hipCUB's namespace macro, from HIPIFY's CUB
     table; no concept lists it) still gets that name back."""
-    index = ix.load_index()
+    index = kb.load_index()
     target = "BEGIN_HIPCUB_NAMESPACE"
-    assert [side for _, side in ix.find_rows(index, target)] == ["hip"]
-    assert target in ix.suggestions(index, target[:-1])
+    assert [side for _, side in kb.find_rows(index, target)] == ["hip"]
+    assert target in kb.suggestions(index, target[:-1])

@@ -102,10 +102,10 @@ def test_search_separator_keeps_code_spellings_whole_and_matches_mkdocs_yml() ->
 
 def test_search_tuning_puts_the_exact_spelling_first(tmp_path: Path) -> None:
     """A prefix of another concept's spelling still wins its own query (the wildcard would favour the longer one)."""
-    from xlate import glossary as gl
+    from xlate import kb
     from xlate.docsgen import search
 
-    g = gl.load(write_glossary(tmp_path))
+    g = kb.load_glossary(write_glossary(tmp_path))
     index = {"config": {"separator": search.SEPARATOR, "pipeline": ["trimmer"], "lang": ["en"]}, "docs": [
         {"location": f"glossary/{c.category.value}/{c.id}.html", "title": c.title, "text": c.summary} for c in g.concepts.values()]}
     result = search.tune(index, g)

@@ -69,11 +69,11 @@ def test_indexing_view_leaves_pages_it_cannot_read_plainly() -> None:
 @pytest.mark.slow
 def test_pages_do_not_depend_on_the_symbol_rows() -> None:
     """The site is rendered from a glossary loaded without symbol rows; it must be the same site."""
-    from xlate import glossary as gl
+    from xlate import kb
     from xlate.docsgen import build
 
     without = build.load_checked()
     assert not without.rows
-    full = gl.load(gl.default_root())
+    full = kb.load_glossary(kb.glossary_root())
     assert full.rows and not full.problems
     assert build.render(g=without) == build.render(g=full)

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 from conftest import write_glossary
-from xlate import glossary as gl
+from xlate import kb
 from xlate.docsgen import gcpause, search
 
 
-def _index(g: gl.Glossary) -> dict:
+def _index(g: kb.Glossary) -> dict:
     docs = []
     for c in g.concepts.values():
         page = f"glossary/{c.category.value}/{c.id}.html"
@@ -28,7 +28,7 @@ def _dump(index: dict) -> str:
 
 
 def test_annotated_entries_give_the_same_index_as_entries_read_afterwards(tmp_path: Path) -> None:
-    g = gl.load(write_glossary(tmp_path))
+    g = kb.load_glossary(write_glossary(tmp_path))
     plain, annotated = _index(g), _index(g)
     vocab = search.Vocabulary.of(g)
     for entry in annotated["docs"]:
@@ -44,7 +44,7 @@ def test_annotated_entries_give_the_same_index_as_entries_read_afterwards(tmp_pa
 
 
 def test_an_annotation_for_other_spellings_is_not_used(tmp_path: Path) -> None:
-    g = gl.load(write_glossary(tmp_path))
+    g = kb.load_glossary(write_glossary(tmp_path))
     plain, stale = _index(g), _index(g)
     other = search.Vocabulary({"nothing", "else"})
     for entry in stale["docs"]:
@@ -56,7 +56,7 @@ def test_an_annotation_for_other_spellings_is_not_used(tmp_path: Path) -> None:
 
 
 def test_raw_scores_are_the_entry_scores_without_boosts(tmp_path: Path) -> None:
-    g = gl.load(write_glossary(tmp_path))
+    g = kb.load_glossary(write_glossary(tmp_path))
     index = _index(g)
     search.tune(index, g)
     entries = [d for d in index["docs"] if "#across-vendors-" in d["location"]]

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from xlate import examples_check as ec
-from xlate import glossary as gl
-from xlate import index as ix
+from xlate import kb
 
 REPO = Path(__file__).resolve().parents[1]
 GLOSSARY = REPO / "glossary"
@@ -17,8 +16,8 @@ EXAMPLES = REPO / "kernels" / "examples"
 
 
 @pytest.fixture(scope="module")
-def real() -> gl.Glossary:
-    return gl.load(GLOSSARY)
+def real() -> kb.Glossary:
+    return kb.load_glossary(GLOSSARY)
 
 
 def _tree(tmp_path: Path, yaml_text: str, files: dict[str, str]) -> Path:
@@ -36,16 +35,16 @@ HEAD = "title: Demo\nteaches: Shows one shuffle.\nconcepts:\n"
 CU = "__global__ void k(float* x) {\n  float v = __shfl_down_sync(0xffffffffu, x[0], 1);\n  x[0] = v;\n}\n"
 
 
-def test_the_gallery_links_are_all_valid(real: gl.Glossary) -> None:
+def test_the_gallery_links_are_all_valid(real: kb.Glossary) -> None:
     assert ec.problems(GLOSSARY, real) == []
 
 
-def test_good_link_passes(tmp_path: Path, real: gl.Glossary) -> None:
+def test_good_link_passes(tmp_path: Path, real: kb.Glossary) -> None:
     root = _tree(tmp_path, HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n", {"demo.cu": CU})
     assert ec.problems(root, real) == []
 
 
-def test_unknown_concept_is_reported_with_its_line(tmp_path: Path, real: gl.Glossary) -> None:
+def test_unknown_concept_is_reported_with_its_line(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n  - concept: no-such-concept\n    symbols: {cuda: __shfl_down_sync}\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})
     found = ec.problems(root, real)
@@ -53,7 +52,7 @@ def test_unknown_concept_is_reported_with_its_line(tmp_path: Path, real: gl.Glos
     assert "unknown concept 'no-such-concept'" in found[0].message
 
 
-def test_a_concept_listed_twice_is_reported(tmp_path: Path, real: gl.Glossary) -> None:
+def test_a_concept_listed_twice_is_reported(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n" \
                   "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})
@@ -61,14 +60,14 @@ def test_a_concept_listed_twice_is_reported(tmp_path: Path, real: gl.Glossary) -
     assert p.line == 6 and "listed twice (first on line 4)" in p.message
 
 
-def test_symbol_missing_from_file_is_reported(tmp_path: Path, real: gl.Glossary) -> None:
+def test_symbol_missing_from_file_is_reported(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols:\n      cuda: __shfl_up_sync\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})
     (p,) = ec.problems(root, real)
     assert p.line == 6 and "'__shfl_up_sync' does not occur" in p.message and "demo.cu" in p.message
 
 
-def test_symbol_only_in_a_comment_does_not_count(tmp_path: Path, real: gl.Glossary) -> None:
+def test_symbol_only_in_a_comment_does_not_count(tmp_path: Path, real: kb.Glossary) -> None:
     cu = "// __shfl_xor_sync would also work here\n/* __shfl_xor_sync */\n" + CU
     py = '"""tl.sum is mentioned in the docstring."""\n# tl.sum in a comment\nx = 1\n'
     text = HEAD + ("  - concept: warp-shuffle-xor\n    symbols: {cuda: __shfl_xor_sync}\n"
@@ -77,13 +76,13 @@ def test_symbol_only_in_a_comment_does_not_count(tmp_path: Path, real: gl.Glossa
     assert len(ec.problems(root, real)) == 2
 
 
-def test_partial_identifier_does_not_count(tmp_path: Path, real: gl.Glossary) -> None:
+def test_partial_identifier_does_not_count(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down}\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})  # the file has __shfl_down_sync, not __shfl_down
     assert len(ec.problems(root, real)) == 1
 
 
-def test_unknown_backend_and_missing_file(tmp_path: Path, real: gl.Glossary) -> None:
+def test_unknown_backend_and_missing_file(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync, sycl: x, hip: __shfl_down}\n"
     root = _tree(tmp_path, text, {"demo.cu": CU})
     messages = sorted(p.message for p in ec.problems(root, real))
@@ -91,20 +90,20 @@ def test_unknown_backend_and_missing_file(tmp_path: Path, real: gl.Glossary) -> 
     assert any("demo.hip does not exist" in m for m in messages)
 
 
-def test_malformed_example_yaml(tmp_path: Path, real: gl.Glossary) -> None:
+def test_malformed_example_yaml(tmp_path: Path, real: kb.Glossary) -> None:
     root = _tree(tmp_path, "title: [unclosed\n", {})
     (p,) = ec.problems(root, real)
     assert p.path.endswith("example.yaml") and "malformed YAML" in p.message
 
 
-def test_metal_symbols_may_live_in_the_launching_mlx_file(tmp_path: Path, real: gl.Glossary) -> None:
+def test_metal_symbols_may_live_in_the_launching_mlx_file(tmp_path: Path, real: kb.Glossary) -> None:
     text = HEAD + "  - concept: kernel-launch\n    symbols: {metal: mx.fast.metal_kernel}\n"
     files = {"demo.metal": "uint i = thread_position_in_grid.x;\n",
              "demo_mlx.py": "import mlx.core as mx\nk = mx.fast.metal_kernel(name='k', input_names=[], output_names=[], source='')\n"}
     assert ec.problems(_tree(tmp_path, text, files), real) == []
 
 
-def test_coverage_lists_backends_without_examples(real: gl.Glossary) -> None:
+def test_coverage_lists_backends_without_examples(real: kb.Glossary) -> None:
     rows = {r.concept: r for r in ec.coverage(GLOSSARY, real)}
     shuffle = rows["warp-shuffle-down"]
     assert {"cuda", "hip", "metal"} <= set(shuffle.covered)
@@ -119,7 +118,7 @@ def test_coverage_lists_backends_without_examples(real: gl.Glossary) -> None:
 
 
 def test_concepts_list_their_examples_through_the_index() -> None:
-    links = ix.example_links(GLOSSARY)
+    links = kb.example_links(GLOSSARY)
     reduction = [link for link in links["warp-shuffle-down"] if link["example"] == "reduction"]
     assert reduction and reduction[0]["symbols"]["hip"] == "__shfl_down"
 
@@ -132,7 +131,7 @@ def test_every_example_links_at_least_three_concepts() -> None:
         assert len(data["concepts"]) >= 3, path
 
 
-def test_copied_gallery_with_a_renamed_symbol_fails(tmp_path: Path, real: gl.Glossary) -> None:
+def test_copied_gallery_with_a_renamed_symbol_fails(tmp_path: Path, real: kb.Glossary) -> None:
     shutil.copytree(EXAMPLES / "reduction", tmp_path / "kernels" / "examples" / "reduction")
     (tmp_path / "glossary").mkdir()
     hip = tmp_path / "kernels" / "examples" / "reduction" / "reduction.hip"
@@ -141,7 +140,7 @@ def test_copied_gallery_with_a_renamed_symbol_fails(tmp_path: Path, real: gl.Glo
     assert len(found) == 1 and "'__shfl_down'" in found[0].message
 
 
-def test_every_remaining_backend_has_a_recorded_reason(real: gl.Glossary) -> None:
+def test_every_remaining_backend_has_a_recorded_reason(real: kb.Glossary) -> None:
     rows = ec.coverage(GLOSSARY, real)
     unexplained = [(r.concept, b) for r in rows for b in r.missing if b not in r.reasons]
     assert unexplained == []
@@ -150,7 +149,7 @@ def test_every_remaining_backend_has_a_recorded_reason(real: gl.Glossary) -> Non
     assert "NO REASON" not in text
 
 
-def test_reasons_file_problems_are_reported(tmp_path: Path, real: gl.Glossary) -> None:
+def test_reasons_file_problems_are_reported(tmp_path: Path, real: kb.Glossary) -> None:
     root = _tree(tmp_path, HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n", {"demo.cu": CU})
     (tmp_path / "kernels" / "not-shown.yaml").write_text(
         "warp-shuffle-down:\n  cuda: This one is demonstrated by the demo example.\n"
@@ -163,7 +162,7 @@ def test_reasons_file_problems_are_reported(tmp_path: Path, real: gl.Glossary) -
     assert any("reason must say why" in m for m in messages)
 
 
-def test_coverage_prints_the_reason_under_the_concept(tmp_path: Path, real: gl.Glossary) -> None:
+def test_coverage_prints_the_reason_under_the_concept(tmp_path: Path, real: kb.Glossary) -> None:
     root = _tree(tmp_path, HEAD + "  - concept: warp-shuffle-down\n    symbols: {cuda: __shfl_down_sync}\n", {"demo.cu": CU})
     (tmp_path / "kernels" / "not-shown.yaml").write_text("warp-ballot:\n  hip: No AMD example was written for this one.\n",
                                                          encoding="utf-8")

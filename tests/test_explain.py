@@ -9,19 +9,20 @@ from pathlib import Path
 import pytest
 
 from explain_shape import check_document
-from xlate import explain, symbols
-from xlate.glossary import default_root
+from xlate import explain
+from xlate import kb
+from xlate.kb import glossary_root as default_root
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"
 KERNELS = Path(__file__).resolve().parents[1] / "kernels" / "examples"
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load(default_root())
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols(default_root())
 
 
-def _explain(path: Path, smap: symbols.SymbolMap) -> dict:
+def _explain(path: Path, smap: kb.SymbolMap) -> dict:
     return explain.explain_path(path.name, path, smap)
 
 
@@ -29,7 +30,7 @@ def _at(result: dict, line: int) -> list[str]:
     return [a["symbol"] for a in result["annotations"] if a["line"] == line]
 
 
-def test_constructs_are_annotated_where_they_are(smap: symbols.SymbolMap) -> None:
+def test_constructs_are_annotated_where_they_are(smap: kb.SymbolMap) -> None:
     r = _explain(FIXTURES / "constructs.cu", smap)
     assert r["errors"] == []
     assert _at(r, 2) == ["cuda_runtime.h"]
@@ -49,7 +50,7 @@ def test_constructs_are_annotated_where_they_are(smap: symbols.SymbolMap) -> Non
     assert none["equivalents"]["hip"] is None
 
 
-def test_comments_and_strings_are_never_annotated(smap: symbols.SymbolMap) -> None:
+def test_comments_and_strings_are_never_annotated(smap: kb.SymbolMap) -> None:
     r = _explain(FIXTURES / "constructs.cu", smap)
     assert _at(r, 1) == []  # line comment
     assert _at(r, 7) == []  # block comment naming cudaMemcpy
@@ -57,14 +58,14 @@ def test_comments_and_strings_are_never_annotated(smap: symbols.SymbolMap) -> No
     assert _at(r, 27) == []  # std::min is not CUDA, and its last component is not looked up alone
 
 
-def test_template_arguments_and_types(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+def test_template_arguments_and_types(smap: kb.SymbolMap, tmp_path: Path) -> None:
     src = tmp_path / "t.cu"
     src.write_text("template <typename S> void f();\nvoid g() { f<cudaStream_t>(); cudaEvent_t e; }\n")
     r = _explain(src, smap)
     assert _at(r, 2) == ["cudaStream_t", "cudaEvent_t"]
 
 
-def test_columns_count_characters_not_bytes(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+def test_columns_count_characters_not_bytes(smap: kb.SymbolMap, tmp_path: Path) -> None:
     src = tmp_path / "u.cu"
     src.write_text("void f() { const char* s = \"héllo\"; cudaDeviceSynchronize(); }\n", encoding="utf-8")
     r = _explain(src, smap)
@@ -73,7 +74,7 @@ def test_columns_count_characters_not_bytes(smap: symbols.SymbolMap, tmp_path: P
     assert line[a["column"] - 1 :].startswith("cudaDeviceSynchronize")
 
 
-def test_broken_file_is_annotated_where_the_tree_is_sound(smap: symbols.SymbolMap) -> None:
+def test_broken_file_is_annotated_where_the_tree_is_sound(smap: kb.SymbolMap) -> None:
     r = _explain(FIXTURES / "broken.cu", smap)
     syntax = [e for e in r["errors"] if e["kind"] == "syntax"]
     assert syntax and all(e["line"] == 3 for e in syntax)
@@ -84,7 +85,7 @@ def test_broken_file_is_annotated_where_the_tree_is_sound(smap: symbols.SymbolMa
     assert all(a["line"] != 3 or a["column"] < syntax[0]["column"] for a in r["annotations"])
 
 
-def test_json_shape_on_fixtures(smap: symbols.SymbolMap) -> None:
+def test_json_shape_on_fixtures(smap: kb.SymbolMap) -> None:
     out = io.StringIO()
     code = explain.run([str(FIXTURES)], fmt="json", out=out, jobs=1)
     doc = json.loads(out.getvalue())
@@ -150,7 +151,7 @@ def test_tree_walk_skips_hidden_and_build_folders_and_non_cuda_files(tmp_path: P
     assert [t.path.name for t in rest] == ["b.cpp"]
 
 
-def test_files_spread_over_processes_give_the_same_results(tmp_path: Path, smap: symbols.SymbolMap) -> None:
+def test_files_spread_over_processes_give_the_same_results(tmp_path: Path, smap: kb.SymbolMap) -> None:
     from xlate.cuda.files import collect
 
     for i in range(6):
@@ -163,7 +164,7 @@ def test_files_spread_over_processes_give_the_same_results(tmp_path: Path, smap:
     assert [r["hazards"] for r in parallel] == [r["hazards"] for r in serial]
 
 
-def test_pragma_unroll_and_align_do_not_break_the_tree(smap: symbols.SymbolMap, tmp_path: Path) -> None:
+def test_pragma_unroll_and_align_do_not_break_the_tree(smap: kb.SymbolMap, tmp_path: Path) -> None:
     from xlate.cuda import prepare
     from xlate.cuda.parser import parse
 
@@ -209,7 +210,7 @@ def test_json_shape_on_rule_fixtures() -> None:
     assert (folders & names) <= fired
 
 
-def test_metal_findings_need_a_mapping_that_says_none(smap: symbols.SymbolMap) -> None:
+def test_metal_findings_need_a_mapping_that_says_none(smap: kb.SymbolMap) -> None:
     """`no-metal-equivalent` reports symbols the map says have no Metal counterpart (stream capture),
     not symbols that have one (fmaxf and __expf have Metal rows: fmax, fast::exp), and not the headers
     named on #include lines, which stay annotated."""
@@ -222,7 +223,7 @@ def test_metal_findings_need_a_mapping_that_says_none(smap: symbols.SymbolMap) -
     assert r["symbols"]["fmaxf"]["relations"]["metal"] == "renamed"  # the device-math row: fmax
 
 
-def test_occurrences_carry_the_map_relations(smap: symbols.SymbolMap) -> None:
+def test_occurrences_carry_the_map_relations(smap: kb.SymbolMap) -> None:
     from xlate.cuda import occurrences
     from xlate.cuda.parser import parse
 
@@ -233,7 +234,7 @@ def test_occurrences_carry_the_map_relations(smap: symbols.SymbolMap) -> None:
     assert found["cuda.h"].metal_relation == "none"
 
 
-def test_softmax_example_has_no_metal_findings_for_math_intrinsics(smap: symbols.SymbolMap) -> None:
+def test_softmax_example_has_no_metal_findings_for_math_intrinsics(smap: kb.SymbolMap) -> None:
     r = explain.explain_path("softmax.cu", KERNELS / "softmax" / "softmax.cu", smap)
     flagged = {h["message"].split()[0] for h in r["hazards"] if h["name"] == "no-metal-equivalent"}
     assert not flagged & {"fmaxf", "__expf", "expf"}, flagged

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from explain_shape import check_document  # noqa: E402
-from xlate import explain, symbols  # noqa: E402
+from xlate import explain
+from xlate import kb# noqa: E402
 from xlate.cuda.parser import parse  # noqa: E402
 from xlate.cuda.tree import Locator  # noqa: E402
 
@@ -60,9 +61,9 @@ def soups(draw: st.DrawFn) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
+def smap() -> kb.SymbolMap:
     explain.load_rules()
-    return symbols.load()
+    return kb.load_symbols()
 
 
 def _positions_ok(result: dict, source: bytes) -> None:
@@ -78,7 +79,7 @@ def _positions_ok(result: dict, source: bytes) -> None:
 @example(source=b"#if __CUDA_ARCH__\n" * 50 + b"__global__ void k() { int l = threadIdx.x & 31; }\n")
 @example(source=b"__global__ void k() { asm(\"mov.u32 %0, %%laneid;\" /* unterminated")
 @example(source=b"\x00\xff\xfe__global__\x00 void k() {}")
-def test_explain_never_fails_on_any_source(source: bytes, smap: symbols.SymbolMap) -> None:
+def test_explain_never_fails_on_any_source(source: bytes, smap: kb.SymbolMap) -> None:
     result = explain.explain_source("fuzz.cu", source, smap)
     check_document({"files": [result]})
     assert not [e for e in result["errors"] if e["kind"] in ("rule", "internal", "parse")], result["errors"]

@@ -15,19 +15,20 @@ from pathlib import Path
 import pytest
 
 from shapes import expand, load_shapes
-from xlate import explain, symbols
+from xlate import explain
+from xlate import kb
 from xlate.cuda.parser import ParseCancelled, parse
 
 SHAPES = load_shapes()
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
+def smap() -> kb.SymbolMap:
     explain.load_rules()
-    return symbols.load()
+    return kb.load_symbols()
 
 
-def calls_made(source: bytes, smap: symbols.SymbolMap) -> tuple[int, dict]:
+def calls_made(source: bytes, smap: kb.SymbolMap) -> tuple[int, dict]:
     count = 0
 
     def hook(frame: object, event: str, arg: object) -> None:
@@ -55,7 +56,7 @@ QUICK = {"literal-sum", "warpsize-sum", "initializer-table"}
 
 
 @pytest.mark.parametrize("name", [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow) for n in sorted(SHAPES)])
-def test_doubling_a_shape_at_most_two_and_a_half_times_the_calls(name: str, smap: symbols.SymbolMap) -> None:
+def test_doubling_a_shape_at_most_two_and_a_half_times_the_calls(name: str, smap: kb.SymbolMap) -> None:
     shape = SHAPES[name]
     # Sizes past the depth at which the tree locator switches to its cursor (tree._SHALLOW levels),
     # so that both runs use the same strategy; a first run fills first-use caches.
@@ -68,7 +69,7 @@ def test_doubling_a_shape_at_most_two_and_a_half_times_the_calls(name: str, smap
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SHAPES))
-def test_doubling_a_large_shape_at_most_two_and_a_half_times_the_calls(name: str, smap: symbols.SymbolMap) -> None:
+def test_doubling_a_large_shape_at_most_two_and_a_half_times_the_calls(name: str, smap: kb.SymbolMap) -> None:
     shape = SHAPES[name]
     calls_made(expand(shape, 20), smap)
     small, _ = calls_made(expand(shape, 2000), smap)
@@ -102,7 +103,7 @@ class _Hangs:
 
 
 def test_a_file_over_its_budget_is_a_per_file_error_and_the_run_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                         smap: symbols.SymbolMap) -> None:
+                                                                         smap: kb.SymbolMap) -> None:
     monkeypatch.setattr(explain, "_RULES", [*explain.load_rules(), _Hangs()])
     slow, good = tmp_path / "slow.cu", tmp_path / "good.cu"
     slow.write_text("// HANG\n__global__ void k() { __syncthreads(); }\n")

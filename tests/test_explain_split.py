@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from xlate import explain, symbols
+from xlate import explain
+from xlate import kb
 from xlate.cuda.files import collect
-from xlate.glossary import default_root
+from xlate.kb import glossary_root as default_root
 
 FIXTURES = Path(__file__).parent / "fixtures"
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked copies need os.fork")
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load(default_root())
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols(default_root())
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +48,12 @@ def test_shares_cover_every_file_once_and_balance_bytes() -> None:
 
 
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_split_gives_the_serial_results_in_order(smap: symbols.SymbolMap, targets: list, jobs: int) -> None:
+def test_split_gives_the_serial_results_in_order(smap: kb.SymbolMap, targets: list, jobs: int) -> None:
     serial = explain.explain_targets(targets, smap, jobs=1)
     _same(explain.explain_targets(targets, smap, jobs=jobs), serial)
 
 
-def test_a_copy_that_fails_has_its_files_explained_here(smap: symbols.SymbolMap, targets: list,
+def test_a_copy_that_fails_has_its_files_explained_here(smap: kb.SymbolMap, targets: list,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     serial = explain.explain_targets(targets, smap, jobs=1)
 
@@ -66,7 +67,7 @@ def test_a_copy_that_fails_has_its_files_explained_here(smap: symbols.SymbolMap,
     assert sorted(seen) == list(range(len(targets)))
 
 
-def test_a_copy_that_sends_garbage_is_not_believed(smap: symbols.SymbolMap, targets: list,
+def test_a_copy_that_sends_garbage_is_not_believed(smap: kb.SymbolMap, targets: list,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     serial = explain.explain_targets(targets, smap, jobs=1)
     monkeypatch.setattr(explain, "_pack", lambda results: b"m" + b"\x00not marshal")
@@ -88,7 +89,7 @@ def test_values_marshal_cannot_write_go_by_pickle() -> None:
     assert packed[:1] == b"p" and pickle.loads(packed[1:]) == odd
 
 
-def test_no_copy_is_left_after_a_run(smap: symbols.SymbolMap, targets: list) -> None:
+def test_no_copy_is_left_after_a_run(smap: kb.SymbolMap, targets: list) -> None:
     explain.explain_targets(targets, smap, jobs=3)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # every copy was reaped

@@ -9,19 +9,18 @@ from pathlib import Path
 import pytest
 
 from conftest import GOOD_CONCEPTS, GLOSSARY, HEADER, write_glossary
-from xlate import checks
-from xlate import glossary as gl
-from xlate.model import REQUIRED_BACKENDS, Category
+from xlate import kb
+from xlate.kb import REQUIRED_BACKENDS, Category
 
 WARP = GOOD_CONCEPTS["execution-model/warp.yaml"]
 
 
 @pytest.mark.slow
 def test_real_glossary_passes_and_meets_the_content_bar() -> None:
-    g, problems = checks.collect(GLOSSARY)
+    g, problems = kb.collect_problems(GLOSSARY)
     assert problems == [], "\n".join(map(str, problems[:20]))
     assert len(g.concepts) >= 150
-    counts = gl.categories_in_use(g)
+    counts = kb.categories_in_use(g)
     assert all(counts[c] > 0 for c in Category), counts
     for concept in g.concepts.values():
         for backend in REQUIRED_BACKENDS:
@@ -31,7 +30,7 @@ def test_real_glossary_passes_and_meets_the_content_bar() -> None:
 
 
 def test_tiny_glossary_passes(tiny_glossary: Path) -> None:
-    _, problems = checks.collect(tiny_glossary)
+    _, problems = kb.collect_problems(tiny_glossary)
     assert problems == []
 
 
@@ -79,7 +78,7 @@ def test_each_defect_is_reported_with_file_and_line(tmp_path: Path, case: str) -
     root = write_glossary(tmp_path, files)
     if case == "not-utf8":
         (root / rel).write_bytes(HEADER.encode() + b"id: caf\xe9\n")
-    _, problems = checks.collect(root)
+    _, problems = kb.collect_problems(root)
     hits = [p for p in problems if p.path.endswith(rel) and fragment in p.message]
     assert hits, f"expected {rel}:{line}: ...{fragment}... in:\n" + "\n".join(map(str, problems))
     if line is not None:
@@ -105,9 +104,9 @@ def test_check_command_on_missing_folder(tmp_path: Path) -> None:
 
 
 def test_schema_file_is_current() -> None:
-    from xlate import schema
+    from xlate import kb
 
-    assert schema.is_current(GLOSSARY), "run `xlate glossary schema`"
+    assert kb.schema_is_current(GLOSSARY), "run `xlate glossary schema`"
 
 
 def test_schema_validates_a_concept_file_as_editors_would() -> None:
@@ -116,9 +115,9 @@ def test_schema_validates_a_concept_file_as_editors_would() -> None:
     import jsonschema
     import yaml
 
-    from xlate import schema
+    from xlate import kb
 
-    validator = jsonschema.Draft202012Validator(json.loads((GLOSSARY / schema.SCHEMA_FILE).read_text()))
+    validator = jsonschema.Draft202012Validator(json.loads((GLOSSARY / kb.SCHEMA_FILE).read_text()))
     good = yaml.safe_load(WARP)
     assert not list(validator.iter_errors(good))
     bad = dict(good, colour="blue")
@@ -126,27 +125,27 @@ def test_schema_validates_a_concept_file_as_editors_would() -> None:
 
 
 def test_fix_edges_writes_the_missing_mirror(tmp_path: Path) -> None:
-    from xlate.edges import add_edge_to_file, missing_mirrors
+    from xlate.kb import add_edge_to_file, missing_mirrors
 
     root = write_glossary(tmp_path, {"execution-model/thread-block.yaml": GOOD_CONCEPTS["execution-model/thread-block.yaml"].replace(
         "relations:\n  - {type: see-also, target: warp}\n", "")})
-    g = gl.load(root)
+    g = kb.load_glossary(root)
     fixes = missing_mirrors(g)
     assert [(c, t.value, x) for c, t, x in fixes] == [("thread-block", "see-also", "warp")]
     for cid, edge_type, target in fixes:
         add_edge_to_file(g.sources[cid].path, edge_type, target)
-    _, problems = checks.collect(root)
+    _, problems = kb.collect_problems(root)
     assert problems == []
 
 
 def test_path_between_concepts(tmp_path: Path) -> None:
-    from xlate.edges import relation_path
+    from xlate.kb import relation_path
 
     root = write_glossary(tmp_path, {
         "execution-model/warp.yaml": WARP.replace("  - {type: see-also, target: thread-block}\n", ""),
         "execution-model/thread-block.yaml": GOOD_CONCEPTS["execution-model/thread-block.yaml"].replace(
             "relations:\n  - {type: see-also, target: warp}\n", ""),
     })
-    g = gl.load(root)
+    g = kb.load_glossary(root)
     assert relation_path(g, "warp", "thread-block") == [("warp", "part-of", "thread-block")]
     assert relation_path(g, "thread-block", "warp") == [("thread-block", "has part", "warp")]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import GLOSSARY
-from xlate import glossary as gl
-from xlate import index as ix
+from xlate import kb
 
 HARDWARE_VOCABULARY = [
     ("SM", "streaming-multiprocessor"),
@@ -38,12 +37,12 @@ HARDWARE_VOCABULARY = [
 
 @pytest.fixture(scope="module")
 def index() -> dict:
-    return ix.load_index(GLOSSARY)
+    return kb.load_index(GLOSSARY)
 
 
 @pytest.mark.parametrize(("query", "concept"), HARDWARE_VOCABULARY)
 def test_hardware_terms_land_on_one_concept(index: dict, query: str, concept: str) -> None:
-    found = ix.search(index, query, limit=2)
+    found = kb.search(index, query, limit=2)
     assert found and found[0].concept == concept
     # No tie: a second concept at the same score would make the answer depend on sort order.
     assert len(found) == 1 or found[1].score < found[0].score
@@ -51,7 +50,7 @@ def test_hardware_terms_land_on_one_concept(index: dict, query: str, concept: st
 
 @pytest.mark.slow
 def test_hardware_cards_are_complete() -> None:
-    g = gl.load(GLOSSARY)
+    g = kb.load_glossary(GLOSSARY)
     hardware = {cid: c for cid, c in g.concepts.items() if c.category.value == "hardware"}
     assert len(hardware) >= 26
     for cid, concept in hardware.items():

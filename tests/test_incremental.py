@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate import symbols
+from xlate import kb
 from xlate.explain import explain_source, load_rules
 from xlate.incremental import IncrementalHazards, _defined_name, findings_of, split
 from lsp_corpus import generate
@@ -31,7 +31,7 @@ CHARS = ["x", " ", "{", "}", ";", "(", ")", "1", '"', "/", "*"]
 
 @pytest.fixture(scope="module")
 def explain():
-    smap, rules = symbols.load(), load_rules()
+    smap, rules = kb.load_symbols(), load_rules()
     return lambda source: findings_of(explain_source("edit.cu", source, smap, rules))
 
 

@@ -91,14 +91,14 @@ def _site_links(text: str) -> list[str]:
 
 @pytest.mark.slow
 def test_every_printed_link_leads_to_a_built_page(built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from xlate import explain, symbols
-    from xlate import index as ix
+    from xlate import explain
+    from xlate import kb
     from xlate.lsp import cards as lsp_cards
     from xlate.lsp import worker as lsp_worker
     from xlate.render import markdown, sarif, text
 
     monkeypatch.setenv("XLATE_DOCS_URL", built_site.as_uri())
-    smap = symbols.load()
+    smap = kb.load_symbols()
     results = [explain.explain_path(str(p), p, smap) for p in sorted(FIXTURES.rglob("*.cu"))]
     hazards = [h for r in results for h in r["hazards"]]
     assert len({h["name"] for h in hazards}) >= 10, "the fixtures must fire many rules for this test to mean anything"
@@ -117,12 +117,12 @@ def test_every_printed_link_leads_to_a_built_page(built_site: Path, monkeypatch:
 
     assert len(sarif_links) == len(sarif_rules) == len(all_rules())  # every rule's page, fired or not
 
-    index = ix.load_index()
+    index = kb.load_index()
     wire = lsp_worker.diagnostics({"hazards": hazards, "annotations": []}, [], "utf-16")
     lsp_links = [d["codeDescription"]["href"] for d in wire if "codeDescription" in d]
     hover_links: list[str] = []
     for cid in sorted(index["concepts"]):
-        match = ix.search(index, cid, limit=1)[0]
+        match = kb.search(index, cid, limit=1)[0]
         hover_links += _site_links(lsp_cards.concept_markdown(index, match))
     assert len(hover_links) == len(index["concepts"])
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import GLOSSARY
-from xlate import index as ix
+from xlate import kb
 from xlate.cli import app
 
 # (query, expected concept): every vendor's word for the same idea, plus typos.
@@ -43,32 +43,32 @@ CROSS_VOCABULARY = [
 
 @pytest.fixture(scope="module")
 def index() -> dict:
-    return ix.load_index(GLOSSARY)
+    return kb.load_index(GLOSSARY)
 
 
 @pytest.mark.parametrize(("query", "concept"), CROSS_VOCABULARY)
 def test_every_vocabulary_lands_on_the_same_concept(index: dict, query: str, concept: str) -> None:
-    matches = ix.search(index, query)
+    matches = kb.search(index, query)
     assert matches, f"no match for {query!r}"
     assert matches[0].concept == concept, [(m.concept, m.score, m.matched) for m in matches]
 
 
 def test_ranking_exact_symbol_beats_name_beats_fuzzy(index: dict) -> None:
-    exact_symbol = ix.search(index, "__shfl_down_sync")[0]
-    assert exact_symbol.score == ix.SCORE_SYMBOL and exact_symbol.kind == "symbol"
-    by_name = ix.search(index, "wavefront")[0]
-    assert by_name.score == ix.SCORE_NAME
-    typo = ix.search(index, "wavefrnt")[0]
-    assert typo.kind == "fuzzy" and typo.score < ix.SCORE_LOOSE
+    exact_symbol = kb.search(index, "__shfl_down_sync")[0]
+    assert exact_symbol.score == kb.SCORE_SYMBOL and exact_symbol.kind == "symbol"
+    by_name = kb.search(index, "wavefront")[0]
+    assert by_name.score == kb.SCORE_NAME
+    typo = kb.search(index, "wavefrnt")[0]
+    assert typo.kind == "fuzzy" and typo.score < kb.SCORE_LOOSE
 
 
 def test_backend_filter_restricts_matches(index: dict) -> None:
-    only_metal = ix.search(index, "simd_shuffle_down", backend="metal")
+    only_metal = kb.search(index, "simd_shuffle_down", backend="metal")
     assert only_metal and only_metal[0].backend == "metal"
     # The Metal spelling matched on the HIP side is no exact hit: nothing, or only a fuzzy guess.
-    hip_side = ix.search(index, "simd_shuffle_down", backend="hip")
-    assert all(m.kind == "fuzzy" and m.score < ix.SCORE_LOOSE for m in hip_side), hip_side
-    assert ix.find_rows(index, "simd_shuffle_down", backend="hip") == []
+    hip_side = kb.search(index, "simd_shuffle_down", backend="hip")
+    assert all(m.kind == "fuzzy" and m.score < kb.SCORE_LOOSE for m in hip_side), hip_side
+    assert kb.find_rows(index, "simd_shuffle_down", backend="hip") == []
 
 
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -126,9 +126,9 @@ def test_no_match_suggests_nearest_terms_in_json() -> None:
 
 
 def test_control_characters_are_stripped_before_matching(index: dict) -> None:
-    assert ix.clean_query("wave\x07front") == "wave front"
-    assert ix.search(index, "wave\x07front") == ix.search(index, "wave front")
-    assert ix.search(index, "wave\x07front") and ix.search(index, "wave\x07front")[0].concept == "warp"
+    assert kb.clean_query("wave\x07front") == "wave front"
+    assert kb.search(index, "wave\x07front") == kb.search(index, "wave front")
+    assert kb.search(index, "wave\x07front") and kb.search(index, "wave\x07front")[0].concept == "warp"
 
 
 def test_unknown_backend_and_format_are_usage_errors() -> None:
@@ -143,15 +143,15 @@ def test_typer_command_matches_fast_path() -> None:
 
 
 def test_index_is_rebuilt_when_content_changes(tmp_path: Path, tiny_glossary: Path) -> None:
-    first = ix.content_hash(tiny_glossary)
-    idx = ix.load_index(tiny_glossary)
+    first = kb.content_hash(tiny_glossary)
+    idx = kb.load_index(tiny_glossary)
     assert "warp" in idx["concepts"]
     path = tiny_glossary / "execution-model" / "warp.yaml"
     path.write_text(path.read_text().replace("aliases: [wavefront]", "aliases: [wavefront, wave64]"))
-    assert ix.content_hash(tiny_glossary) != first
-    assert ix.search(ix.load_index(tiny_glossary), "wave64")[0].concept == "warp"
+    assert kb.content_hash(tiny_glossary) != first
+    assert kb.search(kb.load_index(tiny_glossary), "wave64")[0].concept == "warp"
     # The index of the old content is replaced, not kept: the cache does not grow with every edit.
-    assert len(list(ix.cache_dir().glob("index-*.json"))) == 1
+    assert len(list(kb.cache_dir().glob("index-*.json"))) == 1
 
 
 def test_broken_glossary_gives_a_clear_lookup_error(tmp_path: Path, tiny_glossary: Path) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from xlate import explain, symbols
-from xlate.glossary import default_root
+from xlate import explain
+from xlate import kb
+from xlate.kb import glossary_root as default_root
 from xlate.links import rule_url
 from xlate.render import markdown, sarif, text
 from xlate.render import json_ as json_render
@@ -22,7 +23,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 @pytest.fixture(scope="module")
 def results() -> list[dict]:
-    smap = symbols.load(default_root())
+    smap = kb.load_symbols(default_root())
     files = [FIXTURES / "constructs.cu", FIXTURES / "broken.cu", FIXTURES / "portable.cu"]
     out = [explain.explain_path(str(p), p, smap) for p in files]
     missing = explain.empty_result("missing.cu")

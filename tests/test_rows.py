@@ -10,8 +10,7 @@ import pytest
 import yaml
 
 from conftest import GLOSSARY, REPO, write_glossary
-from xlate import glossary as gl
-from xlate import hipify_import, symbols
+from xlate import kb
 
 
 def _tables_dir() -> Path | None:
@@ -32,12 +31,12 @@ def _imported() -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load(GLOSSARY)
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols(GLOSSARY)
 
 
 @pytest.mark.slow  # over a second: the full suite runs it
-def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: symbols.SymbolMap) -> None:
+def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: kb.SymbolMap) -> None:
     """At least 99.5% of HIPIFY's supported pairs answer HIPIFY's HIP name; every other answer is a
     newer name from the cited override file."""
     supported = {k: r["hip"] for k, r in _imported().items() if r.get("hip")}
@@ -56,7 +55,7 @@ def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: symbols.Sym
 
 
 @pytest.mark.slow  # over a second: the full suite runs it
-def test_hipify_unsupported_names_get_no_invented_hip_name(smap: symbols.SymbolMap) -> None:
+def test_hipify_unsupported_names_get_no_invented_hip_name(smap: kb.SymbolMap) -> None:
     unsupported = [k for k, r in _imported().items() if "hip" in r and r["hip"] is None]
     assert len(unsupported) >= 3900
     named = []
@@ -75,7 +74,7 @@ def test_hipify_unsupported_names_get_no_invented_hip_name(smap: symbols.SymbolM
     assert len(named) <= 60, named
 
 
-def test_the_issues_examples_are_answered_right(smap: symbols.SymbolMap) -> None:
+def test_the_issues_examples_are_answered_right(smap: kb.SymbolMap) -> None:
     expected = {
         "CUdevice": "hipDevice_t", "CUcontext": "hipCtx_t", "CUmodule": "hipModule_t", "CUfunction": "hipFunction_t",
         "CUDA_SUCCESS": "hipSuccess", "cusolverDnCreate": "hipsolverDnCreate", "cublasCreate_v2": "hipblasCreate",
@@ -94,7 +93,7 @@ def test_the_issues_examples_are_answered_right(smap: symbols.SymbolMap) -> None
         assert entry is not None and entry.hip is None and entry.hip_relation == "none", unsupported
 
 
-def test_names_in_no_row_are_derived_and_say_so(smap: symbols.SymbolMap) -> None:
+def test_names_in_no_row_are_derived_and_say_so(smap: kb.SymbolMap) -> None:
     entry = smap.get("cublasSomethingNew_v9")
     assert entry is not None and entry.derived and entry.kind == "derived"
     assert entry.hip == "hipblasSomethingNew_v9" and "derived" in entry.hip_caveat
@@ -107,9 +106,9 @@ def test_import_is_current_and_idempotent(tmp_path: Path) -> None:
     if tables is None:
         pytest.skip("HIPIFY's Markdown tables are not available here (set XLATE_HIPIFY_TABLES to their folder)")
     out = tmp_path / "glossary"
-    first = hipify_import.import_tables(tables, out)
+    first = kb.import_hipify_tables(tables, out)
     written = {p.name: p.read_bytes() for p in (out / "symbols" / "hipify").glob("*.yaml")}
-    hipify_import.import_tables(tables, out)
+    kb.import_hipify_tables(tables, out)
     again = {p.name: p.read_bytes() for p in (out / "symbols" / "hipify").glob("*.yaml")}
     assert written == again
     committed = {p.name: p.read_bytes() for p in (GLOSSARY / "symbols" / "hipify").glob("*.yaml")}
@@ -118,12 +117,12 @@ def test_import_is_current_and_idempotent(tmp_path: Path) -> None:
 
 
 def test_importer_refuses_a_folder_that_is_not_hipify_tables(tmp_path: Path) -> None:
-    with pytest.raises(hipify_import.ImportError_, match="PROVENANCE"):
-        hipify_import.import_tables(tmp_path, tmp_path / "g")
+    with pytest.raises(kb.HipifyImportError, match="PROVENANCE"):
+        kb.import_hipify_tables(tmp_path, tmp_path / "g")
     (tmp_path / "PROVENANCE.md").write_text("commit 0123456789abcdef0123456789abcdef01234567\n")
     (tmp_path / "CUDA_RTC_API_supported_by_HIP.md").write_text("|`nvrtcFoo`| | |\n")
-    with pytest.raises(hipify_import.ImportError_, match="before any table header"):
-        hipify_import.import_tables(tmp_path, tmp_path / "g")
+    with pytest.raises(kb.HipifyImportError, match="before any table header"):
+        kb.import_hipify_tables(tmp_path, tmp_path / "g")
 
 
 CURATED = """\
@@ -140,13 +139,13 @@ rows:
 def _problems(root: Path, text: str) -> list[str]:
     (root / "symbols").mkdir(exist_ok=True)
     (root / "symbols" / "test.yaml").write_text(text)
-    return [str(p) for p in gl.load(root).problems]
+    return [str(p) for p in kb.load_glossary(root).problems]
 
 
 def test_a_valid_curated_row_loads(tmp_path: Path) -> None:
     root = write_glossary(tmp_path / "glossary")
     assert _problems(root, CURATED) == []
-    row = gl.load(root).rows["warpSize"]
+    row = kb.load_glossary(root).rows["warpSize"]
     assert row["sides"]["metal"]["symbol"] == "threads_per_simdgroup"
     assert row["sides"]["metal"]["source"] == "https://developer.apple.com/metal/ §5.2"
 
@@ -184,7 +183,7 @@ def test_a_counterpart_shared_by_two_rows_must_say_so(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_real_glossary_rows_check_clean() -> None:
-    g = gl.load(GLOSSARY)
+    g = kb.load_glossary(GLOSSARY)
     assert [str(p) for p in g.problems if "symbols" in p.path or "api" in p.path] == []
     assert len(g.rows) >= 8900
 
@@ -193,7 +192,7 @@ def test_the_real_glossary_rows_check_clean() -> None:
 def test_copying_the_glossary_keeps_the_rows(tmp_path: Path) -> None:
     root = tmp_path / "glossary"
     shutil.copytree(GLOSSARY, root)
-    assert symbols.load(root).get("cudaMemcpy2DAsync").hip == "hipMemcpy2DAsync"
+    assert kb.load_symbols(root).get("cudaMemcpy2DAsync").hip == "hipMemcpy2DAsync"
 
 
 METAL_EXPECTED = {
@@ -216,13 +215,13 @@ def _spellings(side: dict | None) -> set[str]:
 
 
 @pytest.mark.parametrize(("cuda", "metal"), sorted(METAL_EXPECTED.items()))
-def test_device_side_metal_rows_name_their_own_msl_function(smap: symbols.SymbolMap, cuda: str, metal: str) -> None:
+def test_device_side_metal_rows_name_their_own_msl_function(smap: kb.SymbolMap, cuda: str, metal: str) -> None:
     entry = smap.get(cuda)
     assert entry is not None and metal in _spellings(entry.side("metal")), (cuda, entry and entry.side("metal"))
     assert entry.side("metal").get("source"), "a Metal answer cites the MSL specification"
 
 
-def test_no_counterpart_is_prose(smap: symbols.SymbolMap) -> None:
+def test_no_counterpart_is_prose(smap: kb.SymbolMap) -> None:
     """Every side's symbol is a code spelling: caveats carry the prose."""
     for name in smap.names():
         entry = smap.get(name)
@@ -232,7 +231,7 @@ def test_no_counterpart_is_prose(smap: symbols.SymbolMap) -> None:
                 assert not symbol.endswith(".") and " the " not in f" {symbol} " and len(symbol.split()) <= 3, (name, symbol)
 
 
-def test_metal_none_for_library_handles(smap: symbols.SymbolMap) -> None:
+def test_metal_none_for_library_handles(smap: kb.SymbolMap) -> None:
     entry = smap.get("cublasCreate_v2")
     assert entry.hip == "hipblasCreate" and entry.metal is None and entry.metal_relation == "none"
     assert entry.metal_caveat

@@ -232,7 +232,7 @@ def test_spec_figure_reader_agrees_with_the_yaml_parser() -> None:
     figure it must give what the parser gives, and a spelling it does not know goes to the parser."""
     import yaml
 
-    from xlate.index import glossary_root
+    from xlate.kb import glossary_root
     from xlate.rules.memory import spec_figure
 
     sheets = sorted((glossary_root() / "gpus").glob("*.yaml"))
@@ -276,7 +276,7 @@ def test_double_atomics_flagged_for_metal() -> None:
 def _explain_available() -> bool:
     try:
         import xlate.explain  # noqa: F401
-        import xlate.symbols  # noqa: F401
+        import xlate.kb  # noqa: F401
     except ImportError:
         return False
     return True
@@ -287,7 +287,7 @@ def _explain_available() -> bool:
 def test_fixtures_through_explain(rule: Rule) -> None:
     """The same fixtures through `explain` with the real symbol map and parser error handling."""
     from xlate.explain import explain_source
-    from xlate.symbols import load
+    from xlate.kb import load_symbols as load
 
     smap = load()
     for kind in ("positive", "negative"):

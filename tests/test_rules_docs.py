@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from xlate import explain, symbols
+from xlate import explain
+from xlate import kb
 from xlate.rules import REGISTRY, Rule, all_rules
 from xlate.rules.codes import CODES, by_name
 from xlate.rules.registry import silenced_symbols
@@ -28,8 +29,8 @@ UPDATE = os.environ.get("XLATE_UPDATE_SNAPSHOTS") == "1"
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load()
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols()
 
 
 def test_code_table_and_registry_agree() -> None:
@@ -67,7 +68,7 @@ def test_silencing_is_read_from_the_table() -> None:
     assert {"cudaCtxResetPersistingL2Cache", "asm", "__launch_bounds__"} <= hip
 
 
-def test_a_silenced_symbol_gets_the_dedicated_rule_only(smap: symbols.SymbolMap) -> None:
+def test_a_silenced_symbol_gets_the_dedicated_rule_only(smap: kb.SymbolMap) -> None:
     result = explain.explain_source("l2.cu", b"void f() { cudaCtxResetPersistingL2Cache(); }\n", smap)
     assert [h["rule"] for h in result["hazards"]] == ["XL042"]
 
@@ -78,7 +79,7 @@ SYMBOL_MAP_RULES = {"XL090", "XL091"}
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
-def test_documented_example_fires_exactly_its_rule(rule: Rule, smap: symbols.SymbolMap) -> None:
+def test_documented_example_fires_exactly_its_rule(rule: Rule, smap: kb.SymbolMap) -> None:
     result = explain.explain_source(f"{rule.name}-example.cu", rule.example.encode(), smap)
     assert not [e for e in result["errors"] if e["kind"] == "rule"], result["errors"]
     fired = {h["rule"] for h in result["hazards"]}
@@ -88,7 +89,7 @@ def test_documented_example_fires_exactly_its_rule(rule: Rule, smap: symbols.Sym
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)
-def test_documented_fixed_example_fires_nothing(rule: Rule, smap: symbols.SymbolMap) -> None:
+def test_documented_fixed_example_fires_nothing(rule: Rule, smap: kb.SymbolMap) -> None:
     assert rule.fixed_example.strip(), f"{rule.name} documents no fixed example"
     result = explain.explain_source(f"{rule.name}-fixed.cu", rule.fixed_example.encode(), smap)
     assert not result["hazards"], [f'{h["line"]}:{h["column"]} {h["rule"]} {h["message"]}' for h in result["hazards"]]

@@ -7,19 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from xlate import api, symbols
-from xlate import glossary as gl
-from xlate.glossary import default_root
+from xlate import kb
+from xlate.kb import glossary_root as default_root
 
 ROOT = default_root()
 
 
 @pytest.fixture(scope="module")
-def smap() -> symbols.SymbolMap:
-    return symbols.load(ROOT)
+def smap() -> kb.SymbolMap:
+    return kb.load_symbols(ROOT)
 
 
-def test_at_least_two_thousand_distinct_cuda_symbols(smap: symbols.SymbolMap) -> None:
+def test_at_least_two_thousand_distinct_cuda_symbols(smap: kb.SymbolMap) -> None:
     assert len(set(smap.names())) >= 2000
 
 
@@ -42,18 +41,18 @@ def test_at_least_two_thousand_distinct_cuda_symbols(smap: symbols.SymbolMap) ->
         ("CUDA_ERROR_OUT_OF_MEMORY", "hipErrorOutOfMemory"),
     ],
 )
-def test_listed_names_and_exceptions(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
+def test_listed_names_and_exceptions(smap: kb.SymbolMap, cuda: str, hip: str) -> None:
     entry = smap.get(cuda)
     assert entry is not None and entry.hip == hip
 
 
 @pytest.mark.parametrize("name", ["cudaThreadGetLimit", "cudaGraphConditionalHandleCreate", "__vadd2", "nvrtcGetLTOIR"])
-def test_names_without_hip_equivalent_map_to_none(smap: symbols.SymbolMap, name: str) -> None:
+def test_names_without_hip_equivalent_map_to_none(smap: kb.SymbolMap, name: str) -> None:
     entry = smap.get(name)
     assert entry is not None and entry.hip is None and entry.hip_relation == "none"
 
 
-def test_event_create_with_flags_note(smap: symbols.SymbolMap) -> None:
+def test_event_create_with_flags_note(smap: kb.SymbolMap) -> None:
     # cudaEventCreate(&e, flags) is the C++ overload; HIP spells the flagged form hipEventCreateWithFlags.
     note = smap.get("cudaEventCreate")
     assert note is not None and note.hip == "hipEventCreate"
@@ -75,12 +74,12 @@ def test_event_create_with_flags_note(smap: symbols.SymbolMap) -> None:
         ("nvcuda::wmma::mma_sync", "rocwmma::mma_sync"),
     ],
 )
-def test_family_rules(smap: symbols.SymbolMap, cuda: str, hip: str) -> None:
+def test_family_rules(smap: kb.SymbolMap, cuda: str, hip: str) -> None:
     entry = smap.get(cuda)
     assert entry is not None and entry.hip == hip
 
 
-def test_cudnn_rows_keep_hipify_hip_name_and_the_miopen_answer(smap: symbols.SymbolMap) -> None:
+def test_cudnn_rows_keep_hipify_hip_name_and_the_miopen_answer(smap: kb.SymbolMap) -> None:
     """HIPIFY's HIP column for cuDNN is hipDNN; its MIOpen column is the second answer, marked approximate."""
     entry = smap.get("cudnnCreate")
     assert entry is not None and entry.concept == "dnn"
@@ -91,14 +90,14 @@ def test_cudnn_rows_keep_hipify_hip_name_and_the_miopen_answer(smap: symbols.Sym
     assert handle is not None and handle.side("miopen")["symbol"] == "miopenHandle_t"
 
 
-def test_unrelated_names_are_unknown(smap: symbols.SymbolMap) -> None:
+def test_unrelated_names_are_unknown(smap: kb.SymbolMap) -> None:
     for name in ("cursor", "cudaCheck", "myKernel", "std::min", "current", "cuFooBar"):
         assert smap.get(name) is None, name
 
 
 @pytest.mark.slow
-def test_every_glossary_cuda_symbol_is_in_the_map(smap: symbols.SymbolMap) -> None:
-    g = gl.load(ROOT)
+def test_every_glossary_cuda_symbol_is_in_the_map(smap: kb.SymbolMap) -> None:
+    g = kb.load_glossary(ROOT)
     for cid, concept in g.concepts.items():
         for name in concept.terms.cuda.symbols:
             entry = smap.get(name)
@@ -110,7 +109,7 @@ def test_every_glossary_cuda_symbol_is_in_the_map(smap: symbols.SymbolMap) -> No
 
 
 def test_api_tables_validate_and_cite_hipify() -> None:
-    tables = api.load(ROOT)
+    tables = kb.load_families(ROOT)
     assert tables.problems == []
     sources = {f.family: f.source for f in tables.families}
     assert "github.com/ROCm/HIPIFY" in sources["cuda-runtime"]
@@ -124,14 +123,14 @@ def test_api_problems_carry_file_and_line(tmp_path: Path) -> None:
         "family: demo\ntitle: Demo\nsource: https://github.com/ROCm/HIPIFY\n"
         "rename: [[cuda, hip]]\nrenamed: [cudaA, fooB]\nunsupported: [cudaA]\nsurprise: 1\n"
     )
-    tables = api.load(tmp_path / "glossary")
+    tables = kb.load_families(tmp_path / "glossary")
     shown = [str(p) for p in tables.problems]
     assert any("demo.yaml:7" in s and "surprise" in s for s in shown), shown
     (folder / "demo.yaml").write_text(
         "family: demo\ntitle: Demo\nsource: https://github.com/ROCm/HIPIFY\n"
         "rename: [[cuda, hip]]\nrenamed: [cudaA,\n  fooB]\nunsupported: [cudaA]\n"
     )
-    shown = [str(p) for p in api.load(tmp_path / "glossary").problems]
+    shown = [str(p) for p in kb.load_families(tmp_path / "glossary").problems]
     assert any("demo.yaml:6" in s and "fooB" in s for s in shown), shown
     assert any("demo.yaml:7" in s and "listed twice" in s for s in shown), shown
 
@@ -141,17 +140,17 @@ def test_cache_follows_glossary_content(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "glossary"
     shutil.copytree(ROOT, root)
-    first = symbols.load(root)
+    first = kb.load_symbols(root)
     assert first.get("__nv_bfloat162").hip == "__hip_bfloat162"
     overrides = root / "symbols" / "overrides.yaml"
     overrides.write_text(overrides.read_text().replace("symbol: __hip_bfloat162, ", "symbol: __hip_changed162, "))
-    second = symbols.load(root)
+    second = kb.load_symbols(root)
     assert second.content_hash != first.content_hash
     assert second.get("__nv_bfloat162").hip == "__hip_changed162"
     assert len(list((tmp_path / "cache" / "xlate").glob("index-*.json"))) == 1  # the old one is replaced
 
 
-def test_a_header_maps_to_a_header_never_to_a_function(smap: symbols.SymbolMap) -> None:
+def test_a_header_maps_to_a_header_never_to_a_function(smap: kb.SymbolMap) -> None:
     for name in ("nccl.h", "cuda.h", "cublas_v2.h", "cuda_runtime.h", "cooperative_groups.h", "mma.h"):
         entry = smap.get(name)
         assert entry is not None and entry.kind == "header", name

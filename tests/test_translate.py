@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate import symbols
+from xlate import kb
 from xlate.translate.cli import run
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def tr(code: str, name: str = "k.cu", **kw) -> tuple[str, dict]:
-    result = translate_source(name, code.encode(), symbols.load(), Options(**kw))
+    result = translate_source(name, code.encode(), kb.load_symbols(), Options(**kw))
     assert result.text is not None
     return result.text.decode(), result.report.as_json()
 
@@ -45,7 +45,7 @@ def test_names_in_code_are_renamed_and_comments_and_strings_are_not() -> None:
 
 
 def test_a_name_only_a_naming_rule_derives_is_left_and_reported_unknown() -> None:
-    entry = symbols.load().get("cudaSomethingNobodyListed")
+    entry = kb.load_symbols().get("cudaSomethingNobodyListed")
     assert entry is None or entry.kind == "derived"
     text, rep = tr("void f() { cudaSomethingNobodyListed(); }\n", name="k.cpp")
     assert "cudaSomethingNobodyListed()" in text
@@ -54,7 +54,7 @@ def test_a_name_only_a_naming_rule_derives_is_left_and_reported_unknown() -> Non
 
 
 def test_a_name_with_no_hip_equivalent_is_left_and_counted() -> None:
-    smap = symbols.load()
+    smap = kb.load_symbols()
     none = next(n for n in smap.names() if n.startswith("cuda") and smap.get(n).hip_relation == "none" and n.isidentifier())
     text, rep = tr(f"void f() {{ {none}(); }}\n", name="k.cpp")
     assert f"{none}()" in text and rep["no_hip_equivalent"] == {none: 1}
@@ -127,7 +127,7 @@ def test_a_kept_sync_call_gets_the_warp_sync_opt_in_macro_before_the_first_inclu
     assert lines[guard + 1:guard + 3] == [f"#define {WARP_SYNC}", "#endif"]
     assert guard < lines.index("#include <hip/hip_runtime.h>") < lines.index("#include <cstdio>")
     assert rep["rewritten"]["opt-in-macro"] == 1
-    again = translate_source("k.cu", text.encode(), symbols.load(), Options()).text.decode()
+    again = translate_source("k.cu", text.encode(), kb.load_symbols(), Options()).text.decode()
     assert again == text  # the macro is there: nothing is added twice
 
 
@@ -191,7 +191,7 @@ def test_no_annotate_counts_but_writes_no_comments() -> None:
 
 
 def test_unparseable_region_is_left_and_reported() -> None:
-    result = translate_source("k.cpp", b"void g() { cudaFree(0); }\nint x = (;\n", symbols.load(), Options())
+    result = translate_source("k.cpp", b"void g() { cudaFree(0); }\nint x = (;\n", kb.load_symbols(), Options())
     assert any(e["kind"] == "syntax" for e in result.errors)
     assert b"hipFree(0)" in result.text
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate import symbols
+from xlate import kb
 from xlate.translate import calldata
 from xlate.translate.engine import translate_source
 from xlate.translate.names import hip_name
@@ -17,13 +17,13 @@ from xlate.translate.options import Options
 
 
 def tr(code: str, name: str = "k.cu") -> tuple[str, dict]:
-    result = translate_source(name, code.encode(), symbols.load(), Options())
+    result = translate_source(name, code.encode(), kb.load_symbols(), Options())
     assert result.text is not None
     return result.text.decode(), result.report.as_json()
 
 
 def test_every_appended_call_names_the_hip_spelling_its_row_gives() -> None:
-    smap = symbols.load()
+    smap = kb.load_symbols()
     for cuda, spec in calldata.append().items():
         entry = smap.get(cuda)
         assert entry is not None, f"{cuda}: no symbol row"

@@ -11,7 +11,7 @@ import pytest
 
 from tests.translate_support import (ARCHS, CLANG, COMPILE_SKIP, FIXTURES, ROCM, cases, compile_hip, diff, expected,
                                      matched_lines, translate_fixture, translate_fixture_report)
-from xlate import symbols
+from xlate import kb
 
 CASES = cases()
 
@@ -19,7 +19,7 @@ CASES = cases()
 def _rows_have_roc() -> bool:
     from xlate.translate.names import roc_name
 
-    entry = symbols.load().get("cublasCreate")
+    entry = kb.load_symbols().get("cublasCreate")
     return entry is not None and roc_name(entry) is not None
 
 
@@ -70,7 +70,7 @@ def test_translating_a_translation_changes_nothing() -> None:
 
     for name, case in CASES.items():
         once = translate_fixture(name, case).encode()
-        twice = translate_source(name, once, symbols.load(), options_for(case.get("args", []))).text
+        twice = translate_source(name, once, kb.load_symbols(), options_for(case.get("args", []))).text
         assert twice == once, f"{name}: second run changed the text"
 
 

@@ -3,13 +3,13 @@ library sub-headers, runtime sub-headers, the rocRAND header forms, where the ru
 
 from __future__ import annotations
 
-from xlate import symbols
+from xlate import kb
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
 
 
 def _hip(code: str, name: str = "k.cu", **kw: object) -> str:
-    result = translate_source(name, code.encode(), symbols.load(), Options(**kw))  # type: ignore[arg-type]
+    result = translate_source(name, code.encode(), kb.load_symbols(), Options(**kw))  # type: ignore[arg-type]
     assert result.text is not None
     return result.text.decode()
 
@@ -84,7 +84,7 @@ def test_cub_primitives_take_their_hipcub_names() -> None:
 
 def test_a_cub_name_hipcub_lacks_stays_unknown() -> None:
     # cub::DeviceFor has no hipCUB counterpart in ROCm 6.4: it is reported, not renamed by the prefix.
-    result = translate_source("k.cu", b"void f() { cub::DeviceFor::Bulk(1, 0); }\n", symbols.load(), Options())
+    result = translate_source("k.cu", b"void f() { cub::DeviceFor::Bulk(1, 0); }\n", kb.load_symbols(), Options())
     assert result.text is not None and b"cub::DeviceFor" in result.text and b"hipcub::DeviceFor" not in result.text
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import GLOSSARY
-from xlate import glossary as gl
-from xlate import index as ix
+from xlate import kb
 
 # (left word, right word, backend the right word belongs to, backend the left word belongs to)
 TABLE = [
@@ -36,12 +35,12 @@ TABLE = [
 
 @pytest.fixture(scope="module")
 def index() -> dict:
-    return ix.load_index(GLOSSARY)
+    return kb.load_index(GLOSSARY)
 
 
 @pytest.fixture(scope="module")
 def concepts() -> dict:
-    return gl.load(GLOSSARY).concepts
+    return kb.load_glossary(GLOSSARY).concepts
 
 
 def _words(concept, backend: str) -> str:
@@ -51,7 +50,7 @@ def _words(concept, backend: str) -> str:
 
 
 def _top(index: dict, query: str) -> str:
-    found = ix.search(index, query, limit=2)
+    found = kb.search(index, query, limit=2)
     assert found, f"no match for {query!r}"
     return found[0].concept
 

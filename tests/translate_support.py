@@ -10,7 +10,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from xlate import symbols
+from xlate import kb
 from xlate.hip_headers import absent_reason, find_rocm_headers
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
@@ -63,7 +63,7 @@ def translate_fixture_report(name: str, case: dict) -> tuple[str, dict[str, int]
 @lru_cache(maxsize=None)
 def _translated(name: str, args: tuple[str, ...]) -> tuple[str, dict[str, int]]:
     path = FIXTURES / name
-    result = translate_source(name, path.read_bytes(), symbols.load(), options_for(list(args)))
+    result = translate_source(name, path.read_bytes(), kb.load_symbols(), options_for(list(args)))
     assert result.text is not None
     return result.text.decode("utf-8"), dict(result.report.unknown)
 

@@ -56,16 +56,16 @@ def _refusals(fn: F) -> F:
 
 def _root(path: Optional[Path]) -> Path:
     """The glossary folder the command reads; refused when it does not exist."""
-    from xlate.paths import require_glossary
+    from xlate.kb import require_glossary
 
     return require_glossary(path)
 
 
 def _load(root: Path) -> Any:
     """The whole glossary, refused when any file in it has a problem (`glossary check` lists them)."""
-    from xlate import glossary as gl
+    from xlate import kb
 
-    g = gl.load(root)
+    g = kb.load_glossary(root)
     if g.problems:
         raise GlossaryError(f"the glossary has {len(g.problems)} problem(s), the first {g.problems[0]}")
     return g
@@ -83,7 +83,7 @@ def lookup(ctx: typer.Context) -> None:
 @_refusals
 def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
     """Validate every glossary file: schema, unique names and symbols, edges, URLs. Exit 1 on any problem."""
-    from xlate.checks import run_check
+    from xlate.kb import run_check
 
     raise typer.Exit(run_check(_root(root)))
 
@@ -92,9 +92,9 @@ def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
 @_refusals
 def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
     """Write glossary/schema.json from the models (editors validate YAML against it)."""
-    from xlate import schema
+    from xlate import kb
 
-    typer.echo(f"wrote {schema.write(_root(root))}")
+    typer.echo(f"wrote {kb.write_schema(_root(root))}")
 
 
 @glossary_app.command("claims")
@@ -106,7 +106,7 @@ def glossary_claims(
     root: Optional[Path] = GlossaryOption,
 ) -> None:
     """List the non-trivial claims (numbers, versions, defaults, 'does not exist') and which carry evidence."""
-    from xlate.claims import run
+    from xlate.kb import run_claims as run
 
     if show not in ("missing", "backed", "all") or fmt not in ("text", "json"):
         raise UsageError("--show is missing, backed or all; --format is text or json")
@@ -120,12 +120,12 @@ def glossary_import_hipify(
     root: Optional[Path] = GlossaryOption,
 ) -> None:
     """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
-    from xlate import hipify_import
+    from xlate import kb
 
     folder = _root(root)
     try:
-        counts = hipify_import.import_tables(tables, folder)
-    except hipify_import.ImportError_ as exc:
+        counts = kb.import_hipify_tables(tables, folder)
+    except kb.HipifyImportError as exc:
         raise InputError(str(exc)) from None
     for family, n in counts.items():
         typer.echo(f"{family}: {n} rows")
@@ -136,7 +136,7 @@ def glossary_import_hipify(
 @_refusals
 def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
     """Write the missing side of every one-sided see-also / contrasts-with edge."""
-    from xlate.edges import fix_edges
+    from xlate.kb import fix_edges
 
     for cid, edge_type, target in (fixes := fix_edges(_root(root))):
         typer.echo(f"{cid}: added {edge_type.value} {target}")
@@ -151,16 +151,16 @@ def path(
     root: Optional[Path] = GlossaryOption,
 ) -> None:
     """Show how two concepts relate: the shortest chain of typed edges between them."""
-    from xlate import index as ix
-    from xlate.edges import relation_path
+    from xlate import kb
+    from xlate.kb import relation_path
     from xlate.errors import NoMatch
 
     folder = _root(root)
     g = _load(folder)
-    index = ix.load_index(folder)  # a defective glossary raises a GlossaryError
+    index = kb.load_index(folder)  # a defective glossary raises a GlossaryError
     ends = []
     for query in (source, target):
-        found = ix.search(index, query, limit=1)
+        found = kb.search(index, query, limit=1)
         if not found:
             raise NoMatch(f"no concept matches {query!r}", hint="try `xlate lookup` with another spelling")
         if found[0].kind == "fuzzy":  # a guess: say so rather than answer for a concept nobody named

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, TextIO, TypedDict
 
 from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
-from xlate.model import Figure, GpuSpec
-from xlate.yamlio import Problem
+from xlate.kb import Figure, GpuSpec
+from xlate.kb import Problem
 
 __all__ = ["ASSUMPTIONS", "CompareError", "CompareJson", "Derived", "FIGURE_ROWS", "FigureJson", "GpuJson", "PRECISIONS",
            "derive", "load_gpus", "parse_params", "render_text", "resolve", "run", "to_json"]
@@ -79,9 +79,9 @@ def load_gpus(root: Path) -> tuple[dict[str, GpuSpec], list[Problem]]:
     """Read every spec sheet under root/gpus; a broken sheet is reported, the others still load."""
     from pydantic import ValidationError
 
-    from xlate.glossary import gpu_files
-    from xlate.paths import display_path
-    from xlate.yamlio import YamlError, load_yaml, validation_problems
+    from xlate.kb import gpu_files
+    from xlate.kb import display_path
+    from xlate.kb import YamlError, load_yaml, validation_problems
 
     specs: dict[str, GpuSpec] = {}
     problems: list[Problem] = []
@@ -379,7 +379,7 @@ def run(
     reads the glossary: an answer that silently leaves a part out would look complete.
     """
     from xlate.errors import report
-    from xlate.paths import require_glossary
+    from xlate.kb import require_glossary
 
     out = out or sys.stdout
     try:

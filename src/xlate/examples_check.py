@@ -20,10 +20,10 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xlate.glossary import Glossary
+from xlate.kb import Glossary
 from xlate.kernels.examples import BACKENDS, host_source_name, source_name
-from xlate.model import Category, MappingRelation
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml
+from xlate.kb import Category, MappingRelation
+from xlate.kb import LoadedYaml, Problem, YamlError, load_yaml
 
 # Metal bodies run through mx.fast.metal_kernel; the host side that launches them is the MLX file.
 # MLX's kernel-level terms (threadgroup_position_in_grid, threads_per_simdgroup ...) are names used

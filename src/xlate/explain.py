@@ -640,7 +640,7 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         include: list[str] | None = None, exclude: list[str] | None = None, jobs: int | None = None,
         out: Any = None, glossary: Path | None = None, file_timeout: float | None = FILE_TIMEOUT) -> int:
     """The whole command: collect files, explain them, render, and return the exit status."""
-    from xlate import symbols
+    from xlate import kb
     from xlate.cuda.files import collect
 
     out = out or sys.stdout
@@ -654,11 +654,11 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         print(f"error: --fail-on must be warning or error, not {fail_on!r}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        smap = symbols.load(glossary)
+        smap = kb.load_symbols(glossary)
     except Exception as exc:  # a glossary with defects (IndexError_) or an unreadable folder
-        from xlate import index as ix
+        from xlate import kb
 
-        if not isinstance(exc, (ix.IndexError_, OSError)):
+        if not isinstance(exc, (kb.IndexBuildError, OSError)):
             raise
         from xlate.errors import report
 

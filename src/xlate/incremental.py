@@ -373,11 +373,11 @@ def exit_with_parent(interval_s: float = 1.0) -> None:
 
 def explain_findings(shown: str, text: str) -> Findings:
     """A whole-file pass, as a plain function a worker process can run (loads the symbol map once)."""
-    from xlate import symbols
+    from xlate import kb
     from xlate.explain import explain_source, load_rules
 
     if "map" not in _WORKER_STATE:
-        _WORKER_STATE["map"] = symbols.load()
+        _WORKER_STATE["map"] = kb.load_symbols()
         _WORKER_STATE["rules"] = load_rules()
     return findings_of(explain_source(shown, text.encode("utf-8", errors="replace"), _WORKER_STATE["map"], _WORKER_STATE["rules"]))
 

@@ -34,7 +34,7 @@ BUILT_SUFFIX = ".html"
 
 def default_site_root() -> str:
     """The locally built site of this checkout, as a `file://` address ending in a slash."""
-    from xlate.paths import repo_root
+    from xlate.kb import repo_root
 
     return (repo_root() / SITE_DIR).as_uri() + "/"
 

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from xlate import index as ix
+from xlate import kb
 
 BACKEND_LABEL = {"cuda": "CUDA", "hip": "HIP/ROCm", "metal": "Metal", "triton": "Triton", "mlx": "MLX"}
 EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
@@ -21,7 +21,7 @@ def _wrap(text: str, width: int, indent: str) -> str:
     return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
 
 
-def card(index: dict[str, Any], m: ix.Match, width: int = 100) -> str:
+def card(index: dict[str, Any], m: kb.Match, width: int = 100) -> str:
     c = index["concepts"][m.concept]
     lines = [f"{c['title']}  [{m.concept}, {c['category']}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
     lines.append(_wrap(c["summary"], width, "  "))
@@ -138,11 +138,11 @@ def gpu_card(index: dict[str, Any], gid: str, width: int = 100) -> str:
 
 def _derived_row(query: str) -> dict[str, Any] | None:
     """A name in no row that an API family's naming rule answers: shown, and marked derived."""
-    from xlate import symbols
+    from xlate import kb
 
     try:
-        entry = symbols.load().get(query)
-    except ix.IndexError_:
+        entry = kb.load_symbols().get(query)
+    except kb.IndexBuildError:
         return None
     return entry.row if entry is not None and entry.derived else None
 
@@ -150,36 +150,36 @@ def _derived_row(query: str) -> dict[str, Any] | None:
 def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 5, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = sys.stderr
-    if backend is not None and backend not in ix.BACKENDS:
-        print(f"error: unknown backend {backend!r}; choose from {', '.join(ix.BACKENDS)}", file=err)
+    if backend is not None and backend not in kb.BACKENDS:
+        print(f"error: unknown backend {backend!r}; choose from {', '.join(kb.BACKENDS)}", file=err)
         return EXIT_USAGE
     if fmt not in ("text", "json"):
         print(f"error: unknown format {fmt!r}; choose text or json", file=err)
         return EXIT_USAGE
-    cleaned = ix.clean_query(query)
+    cleaned = kb.clean_query(query)
     if not cleaned:
         print("error: empty query; try a term from any vendor, e.g. `xlate lookup wavefront`", file=err)
         return EXIT_USAGE
     try:
-        index = ix.load_index()
-    except ix.IndexError_ as exc:
+        index = kb.load_index()
+    except kb.IndexBuildError as exc:
         from xlate.errors import report
 
         return report(exc, err)
-    rows = ix.find_rows(index, cleaned, backend)[:3]
+    rows = kb.find_rows(index, cleaned, backend)[:3]
     if not rows and cleaned.startswith(tuple(index.get("prefixes", ()))):
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]
-    gpu = ix.find_gpu(index, cleaned) if backend is None else None
-    matches = ix.search(index, cleaned, backend=backend, limit=max(1, limit))
+    gpu = kb.find_gpu(index, cleaned) if backend is None else None
+    matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
     concepts_shown = {m.concept for m in matches}
     rows = [(r, s) for r, s in rows if r["sides"] or r.get("concept") not in concepts_shown]
     # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
     # exactly a concept's own name and matched other rows only as another backend's spelling.
-    row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < ix.SCORE_NAME
+    row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < kb.SCORE_NAME
                                 or matches[0].concept == rows[0][0].get("concept"))
     if row_leads:
         first = rows[0][0].get("concept")
@@ -189,14 +189,14 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
                                    "gpu": {"id": gpu, **index["gpus"][gpu]} if gpu else None,
-                                   "matches": [ix.match_json(index, m) for m in matches]}
+                                   "matches": [kb.match_json(index, m) for m in matches]}
         if not found:
-            payload["suggestions"] = ix.suggestions(index, cleaned)
+            payload["suggestions"] = kb.suggestions(index, cleaned)
         json.dump(payload, out, indent=2)
         out.write("\n")
         return EXIT_OK if found else EXIT_NO_MATCH
     if not found:
-        near = ix.suggestions(index, cleaned)
+        near = kb.suggestions(index, cleaned)
         hint = f" Nearest terms: {', '.join(near)}." if near else ""
         shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
@@ -219,7 +219,7 @@ def main(argv: list[str]) -> int:
 
     parser = argument_parser("xlate lookup", "Find a GPU concept from any vendor's vocabulary.")
     parser.add_argument("query", nargs="+", help="a term, symbol or alias: warp, wavefront, __shfl_down, LDS ...")
-    parser.add_argument("--backend", "-b", choices=ix.BACKENDS, help="match only this backend's names and symbols")
+    parser.add_argument("--backend", "-b", choices=kb.BACKENDS, help="match only this backend's names and symbols")
     parser.add_argument("--format", "-f", dest="fmt", choices=("text", "json"), default="text")
     parser.add_argument("--limit", "-n", type=int, default=5, help="how many matches (default 5)")
     args = parser.parse_args(argv)

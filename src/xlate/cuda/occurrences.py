@@ -20,7 +20,7 @@ from tree_sitter import Node, Tree
 from xlate.cuda.names import identifiers
 from xlate.cuda.source import Occurrence
 from xlate.cuda.tree import Locator
-from xlate.symbols import LAUNCH, Entry, SymbolMap
+from xlate.kb import LAUNCH, Entry, SymbolMap
 
 _INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
 _ALIAS = re.compile(rb"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*;")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from xlate.docsgen import snippets, svg, terms
 from xlate.docsgen.text import code, prose, prose_linked, table_cell
-from xlate.glossary import Glossary
-from xlate.model import REVERSE_LABEL, SYMMETRIC_EDGES, Category, Concept, Term
+from xlate.kb import Glossary
+from xlate.kb import REVERSE_LABEL, SYMMETRIC_EDGES, Category, Concept, Term
 
 BACKEND_TITLE = {"cuda": "CUDA", "hip": "HIP / ROCm", "metal": "Metal", "mlx": "MLX", "triton": "Triton"}
 BACKEND_ORDER = ("cuda", "hip", "metal", "mlx", "triton")
@@ -295,7 +295,7 @@ def rules_by_concept() -> dict[str, list[tuple[str, str, str]]]:
 
 def section(g: Glossary, root: Path) -> dict[str, str]:
     """Every glossary page as {site path: Markdown}."""
-    from xlate.index import example_links
+    from xlate.kb import example_links
 
     examples = example_links(root)
     kernels = root.parent / "kernels" / "examples"

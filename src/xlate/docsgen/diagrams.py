@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xlate.docsgen.text import attr
-from xlate.glossary import Glossary
-from xlate.model import GpuSpec
+from xlate.kb import Glossary
+from xlate.kb import GpuSpec
 
 VENDORS = (("cuda", "NVIDIA (CUDA)"), ("hip", "AMD (HIP / ROCm)"), ("metal", "Apple (Metal)"))
 # The GPU whose spec sheet gives each vendor's numbers in the diagrams.

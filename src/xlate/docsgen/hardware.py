@@ -6,8 +6,8 @@ from pathlib import Path
 
 from xlate.docsgen import svg
 from xlate.docsgen.text import prose, table_cell
-from xlate.glossary import Glossary
-from xlate.model import GpuSpec
+from xlate.kb import Glossary
+from xlate.kb import GpuSpec
 
 VENDOR_COLOURS = {"nvidia": ["#76b900", "#4e7a00", "#a3d94c"], "amd": ["#ed1c24", "#a50f15", "#f4777c", "#7a0a0e"],
                   "apple": ["#555555", "#999999"]}

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from xlate.docsgen.text import code, prose, table_cell
-from xlate.glossary import Glossary
+from xlate.kb import Glossary
 
 BACKEND_TITLE = {"cuda": "CUDA", "hip": "HIP", "triton": "Triton", "metal": "Metal", "mlx": "MLX"}
 LANG = {"cuda": "cuda", "hip": "cpp", "triton": "python", "metal": "cpp", "mlx": "python"}

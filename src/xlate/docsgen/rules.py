@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from xlate.docsgen.text import prose
-from xlate.glossary import Glossary
+from xlate.kb import Glossary
 
 BACKEND_TITLE = {"hip": "HIP/ROCm", "metal": "Metal", "cuda": "CUDA", "triton": "Triton", "mlx": "MLX"}
 

@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from xlate.docsgen.text import escape
-from xlate.glossary import Glossary
-from xlate.model import Concept
+from xlate.kb import Glossary
+from xlate.kb import Concept
 
 MIN_LENGTH = 3  # shorter words ("SM" aside, see below) are too ambiguous to link
 MAX_LINKS = 14

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left
 from typing import Any
 
-from xlate import index as ix
+from xlate import kb
 from xlate import links
 
 LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROCm library", "miopen": "MIOpen", "metal": "Metal",
@@ -49,10 +49,10 @@ def symbol_at(line: str, character: int) -> list[str]:
     return candidates
 
 
-def find_concept(index: dict[str, Any], candidates: list[str]) -> ix.Match | None:
+def find_concept(index: dict[str, Any], candidates: list[str]) -> kb.Match | None:
     """Exact or spelling-insensitive matches only: a hover never guesses."""
     for text in candidates:
-        found = ix.search(index, text, limit=1)
+        found = kb.search(index, text, limit=1)
         if found and found[0].kind != "fuzzy":
             return found[0]
     return None
@@ -121,7 +121,7 @@ def row_markdown(index: dict[str, Any], entry: Any, side: str) -> str:
     return "\n".join(lines)
 
 
-def concept_markdown(index: dict[str, Any], match: ix.Match) -> str:
+def concept_markdown(index: dict[str, Any], match: kb.Match) -> str:
     c = index["concepts"][match.concept]
     url = concept_url(c["category"], match.concept)
     lines = [f"**{c['title']}** · {c['category']} · [docs]({url})", "", c["summary"], "",

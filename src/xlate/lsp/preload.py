@@ -9,10 +9,10 @@ from typing import Any
 LOADED: dict[str, Any] = {}
 
 try:
-    from xlate import symbols
+    from xlate import kb
     from xlate.explain import load_rules
 
-    LOADED["map"] = symbols.load()
+    LOADED["map"] = kb.load_symbols()
     LOADED["rules"] = load_rules()
     import xlate.incremental  # noqa: F401
     import xlate.lsp.worker  # noqa: F401

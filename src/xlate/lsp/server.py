@@ -28,7 +28,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.lsp.server import LanguageServer
 
 from xlate import __version__, links
-from xlate import index as ix
+from xlate import kb
 from xlate.lsp import cards, positions
 from xlate.lsp import settings as cfg
 from xlate.lsp.passes import Cancelled, Failed, Job, OverBudget, Passes
@@ -106,16 +106,16 @@ class XlateServer(LanguageServer):
     @property
     def index(self) -> dict[str, Any]:
         if self._index is None:
-            self._index = ix.load_index()
+            self._index = kb.load_index()
         return self._index
 
     @property
     def symbol_map(self) -> Any:
         """Loaded once per server: the glossary does not change under a running editor session."""
         if self._symbol_map is None:
-            from xlate import symbols
+            from xlate import kb
 
-            self._symbol_map = symbols.load()
+            self._symbol_map = kb.load_symbols()
         return self._symbol_map
 
     @property
@@ -527,8 +527,8 @@ def lookup_command(ls: XlateServer, *args: Any) -> dict[str, Any]:
     if not args or not isinstance(args[0], str) or not args[0].strip():
         raise JsonRpcInvalidParams(message="xlate.lookup takes a query string (and optionally a backend)")
     backend = args[1] if len(args) > 1 and isinstance(args[1], str) else None
-    if backend is not None and backend not in ix.BACKENDS:
-        raise JsonRpcInvalidParams(message=f"xlate.lookup: unknown backend {backend!r}; choose from {', '.join(ix.BACKENDS)}")
+    if backend is not None and backend not in kb.BACKENDS:
+        raise JsonRpcInvalidParams(message=f"xlate.lookup: unknown backend {backend!r}; choose from {', '.join(kb.BACKENDS)}")
     out, text = io.StringIO(), io.StringIO()
     code = lookup.run(args[0], backend=backend, fmt="json", out=out)
     lookup.run(args[0], backend=backend, fmt="text", out=text)

@@ -28,11 +28,11 @@ SEVERITY = {"error": 1, "warning": 2, "info": 3}
 
 class State:
     def __init__(self) -> None:
-        from xlate import symbols
+        from xlate import kb
         from xlate.explain import load_rules
         from xlate.lsp.preload import LOADED
 
-        self.smap = LOADED.get("map") or symbols.load()
+        self.smap = LOADED.get("map") or kb.load_symbols()
         self.rules = LOADED.get("rules") or load_rules()
         self.trackers: OrderedDict[str, Any] = OrderedDict()
 

@@ -28,7 +28,7 @@ CDNA3_REFERENCE_GPU = "mi300x"
 @lru_cache(maxsize=None)
 def _spec_lds_bytes(gpu: str) -> int:
     """LDS bytes per CU from a spec sheet. Read on first need: most files never come near the limit."""
-    from xlate.index import glossary_root  # not xlate.glossary: that pulls in pydantic on the hot path
+    from xlate.kb import glossary_root  # not the glossary loader: that pulls in pydantic on the hot path
 
     text = (glossary_root() / "gpus" / f"{gpu}.yaml").read_text(encoding="utf-8")
     return int(spec_figure(text, "shared_memory_per_cu_kb") * 1024)

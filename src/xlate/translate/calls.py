@@ -323,9 +323,9 @@ def _listed_for_concept(name: str, concept: str | None) -> bool:
     key = f"{concept}\0{name}"
     if key not in _FP8_OCP:
         try:
-            from xlate import index as ix
+            from xlate import kb
 
-            terms = ix.load_index()["concepts"][concept]["terms"]
+            terms = kb.load_index()["concepts"][concept]["terms"]
             _FP8_OCP[key] = name in ((terms.get("hip") or {}).get("symbols") or [])
         except Exception:  # no index (a glossary with defects): no OCP rewrite, the row's name stays
             _FP8_OCP[key] = False

@@ -80,12 +80,13 @@ _W: dict[str, Any] = {}
 def _init(root: str | None, options: Options, parent: int) -> None:
     import signal
 
-    from xlate import explain, symbols
+    from xlate import explain
+    from xlate import kb
 
     explain.die_with_parent(parent)  # a killed translate leaves no worker behind
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
 
-    _W["smap"] = symbols.load(Path(root) if root else None)
+    _W["smap"] = kb.load_symbols(Path(root) if root else None)
     _W["options"] = options
     explain.load_rules()
     explain.quiet_gc()
@@ -122,7 +123,7 @@ def _report_from_json(data: dict[str, Any]) -> Report:
 def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: bool = False, keep_extension: bool = False,
         options: Options | None = None, summary: str = "text", jobs: int | None = None, glossary: Path | None = None,
         stdout: Any = None, stderr: Any = None) -> int:
-    from xlate import symbols
+    from xlate import kb
     from xlate.translate import output
 
     stdout = stdout or sys.stdout
@@ -136,11 +137,11 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         print(f"error: {fatal}", file=stderr)
         return EXIT_ERROR
     try:
-        smap = symbols.load(glossary)
+        smap = kb.load_symbols(glossary)
     except Exception as exc:
-        from xlate import index as ix
+        from xlate import kb
 
-        if not isinstance(exc, (ix.IndexError_, OSError)):
+        if not isinstance(exc, (kb.IndexBuildError, OSError)):
             raise
         from xlate.errors import report
 

@@ -9,7 +9,7 @@ from typing import Any
 
 
 def data_path(name: str) -> Path:
-    from xlate.paths import glossary_root
+    from xlate.kb import glossary_root
 
     return glossary_root() / "translate" / name
 

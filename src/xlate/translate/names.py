@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xlate.symbols import LAUNCH
+from xlate.kb import LAUNCH
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.options import Options
 from xlate.translate.report import Report

@@ -17,7 +17,7 @@ def glossary_schema() -> dict[str, Any]:
     # Imported here: the constants above are read by code (and tests) that must not need pydantic.
     from pydantic.json_schema import models_json_schema
 
-    from xlate.model import Concept, GpuSpec
+    from xlate.kb._model import Concept, GpuSpec
 
     _, defs = models_json_schema([(Concept, "validation"), (GpuSpec, "validation")], ref_template="#/$defs/{model}")
     return {
@@ -42,7 +42,7 @@ def is_current(root: Path) -> bool:
 def write(root: Path) -> Path:
     """Write root/schema.json; a missing or unwritable glossary folder is refused (GlossaryError)."""
     from xlate.errors import GlossaryError
-    from xlate.paths import require_glossary
+    from xlate.kb._paths import require_glossary
 
     path = require_glossary(root) / SCHEMA_FILE
     try:

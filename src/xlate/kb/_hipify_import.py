@@ -207,7 +207,7 @@ def import_tables(tables_dir: Path, glossary_root: Path) -> dict[str, int]:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    from xlate.paths import glossary_root
+    from xlate.kb._paths import glossary_root
 
     p = argparse.ArgumentParser(prog="xlate glossary import-hipify", description=__doc__.splitlines()[0])
     p.add_argument("tables", type=Path, help="folder holding HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the commit")

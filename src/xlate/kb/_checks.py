@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from xlate import glossary as gl
-from xlate import schema
+from xlate.kb import _glossary as gl
+from xlate.kb import _schema as schema
 from xlate.errors import EXIT_FINDINGS, EXIT_OK
-from xlate.model import REQUIRED_BACKENDS
-from xlate.paths import display_path, require_glossary
-from xlate.yamlio import Problem
+from xlate.kb._model import REQUIRED_BACKENDS
+from xlate.kb._paths import display_path, require_glossary
+from xlate.kb._yamlio import Problem
 
 __all__ = ["EXIT_OK", "EXIT_PROBLEMS", "collect", "header_problems", "run_check"]
 

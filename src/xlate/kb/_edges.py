@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from xlate.errors import GlossaryError
-from xlate.glossary import Glossary
-from xlate.model import REVERSE_LABEL, SYMMETRIC_EDGES, EdgeType
-from xlate.paths import display_path, require_glossary
+from xlate.kb._glossary import Glossary
+from xlate.kb._model import REVERSE_LABEL, SYMMETRIC_EDGES, EdgeType
+from xlate.kb._paths import display_path, require_glossary
 
 __all__ = ["Mirror", "Step", "add_edge_to_file", "fix_edges", "missing_mirrors", "relation_path"]
 
@@ -82,7 +82,7 @@ def fix_edges(root: Path) -> list[Mirror]:
     Refused when a concept file could not be read or validated: its edges are unknown, so the mirrors
     found without it would be an incomplete answer reported as a complete one.
     """
-    from xlate import glossary as gl
+    from xlate.kb import _glossary as gl
 
     g = gl.load(require_glossary(root))
     loaded = {src.path for src in g.sources.values()}

@@ -11,7 +11,7 @@ __all__ = ["cache_dir", "content_key", "display_path", "glossary_root", "repo_ro
 
 def repo_root() -> Path:
     """The checkout this package runs from (the glossary, kernels/ and the docs site live beside src/)."""
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parents[3]
 
 
 def glossary_root() -> Path:
@@ -66,7 +66,7 @@ def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> N
 
 STAMP_FILE = "content-stamps.json"
 # The modules that build the index: their code is part of what the index says, so they join its key.
-BUILDER_MODULES = ("index.py", "rows.py", "api.py", "model.py", "glossary.py")
+BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py")
 
 
 def _yaml_stamps(folder: str, out: list[str]) -> None:
@@ -122,7 +122,7 @@ def content_key(root: Path) -> str:
     key = stamps.get(sig) if isinstance(stamps, dict) else None
     if isinstance(key, str):
         return key
-    from xlate.index import content_hash  # hashes every glossary file: only when something changed
+    from xlate.kb._index import content_hash  # hashes every glossary file: only when something changed
 
     key = content_hash(root)
     stamps = {sig: key}  # one entry: the current state of this glossary

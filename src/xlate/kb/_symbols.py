@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from xlate import paths
+from xlate.kb import _paths as paths
 
 __all__ = ["LAUNCH", "Entry", "FamilyRule", "SymbolMap", "load"]
 
@@ -67,7 +67,7 @@ class SymbolMap:
     """Look-up from CUDA spelling to Entry over the compiled index."""
 
     def __init__(self, index: dict[str, Any]) -> None:
-        from xlate import index as ix
+        from xlate.kb import _index as ix
 
         self._ix = ix
         self.index = index
@@ -174,7 +174,7 @@ _LOADED: dict[str, SymbolMap] = {}
 
 def load(root: Path | None = None) -> SymbolMap:
     """The SymbolMap over the glossary's compiled index (cached on disk by content, in memory per process)."""
-    from xlate import index as ix
+    from xlate.kb import _index as ix
 
     root = root or paths.glossary_root()
     index = ix.load_index(root)

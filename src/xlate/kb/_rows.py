@@ -28,8 +28,8 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from xlate.model import ID_PATTERN, MappingRelation
-from xlate.yamlio import Problem, YamlError, load_yaml, validate
+from xlate.kb._model import ID_PATTERN, MappingRelation
+from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
 __all__ = ["SIDES", "Kind", "Side", "Row", "RowFile", "CompiledRows", "compile_rows", "symbol_files"]
 
@@ -236,7 +236,7 @@ def _concept_for(name: str, prefixes: dict[str, str], default: str | None) -> st
 
 def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRows:
     """Every row of the glossary, merged per CUDA spelling; defects are reported, never raised."""
-    from xlate import api
+    from xlate.kb import _api as api
 
     out = CompiledRows()
     rows = out.rows

@@ -15,8 +15,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-from xlate.model import ID_PATTERN, MappingRelation, check_url
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
+from xlate.kb._model import ID_PATTERN, MappingRelation, check_url
+from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 API_DIR = "api"
 Symbol = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_:]*$|^<<<>>>$", max_length=120)]

@@ -15,8 +15,8 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from xlate import glossary as gl
-from xlate.model import Concept, Evidence, GpuSpec
+from xlate.kb import _glossary as gl
+from xlate.kb._model import Concept, Evidence, GpuSpec
 
 # What makes a sentence checkable rather than descriptive. Kept broad on purpose: a claim listed by
 # mistake costs a reviewer a second; a claim missed is never checked.

@@ -29,7 +29,7 @@ MAX_QUERY = 200
 
 
 from xlate.errors import GlossaryError  # noqa: E402
-from xlate.paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.kb._paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
 def _kernels_root(root: Path) -> Path:
@@ -93,8 +93,8 @@ class IndexError_(GlossaryError):
 
 def build(root: Path) -> dict[str, Any]:
     """Digest the validated glossary into plain JSON data."""
-    from xlate import glossary as gl
-    from xlate.model import REVERSE_LABEL
+    from xlate.kb import _glossary as gl
+    from xlate.kb._model import REVERSE_LABEL
 
     g = gl.load(root)
     if g.problems:

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel
 
-from xlate.model import (
+from xlate.kb._model import (
     REVERSE_LABEL,
     SYMMETRIC_EDGES,
     Backend,
@@ -24,7 +24,7 @@ from xlate.model import (
     EdgeType,
     GpuSpec,
 )
-from xlate.yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -35,11 +35,10 @@ SOURCES_FILE = "sources.yaml"
 
 
 def default_root() -> Path:
-    """The glossary folder: $XLATE_GLOSSARY, else the one beside the source tree."""
-    env = os.environ.get("XLATE_GLOSSARY")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "glossary"
+    """The glossary folder (the one resolver lives in `_paths`)."""
+    from xlate.kb._paths import glossary_root
+
+    return glossary_root()
 
 
 def concept_files(root: Path) -> list[Path]:
@@ -145,7 +144,7 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
     _check_symbols(glossary)
     _check_edges(glossary)
     if with_rows:
-        from xlate import rows
+        from xlate.kb import _rows as rows
 
         compiled = rows.compile_rows(root, set(glossary.concepts))
         glossary.rows, glossary.row_families = compiled.rows, compiled.families
