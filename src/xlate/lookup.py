@@ -107,32 +107,24 @@ def row_card(row: dict[str, Any], matched_side: str, query: str, width: int = 10
     return "\n".join(lines)
 
 
-GPU_LABELS = {"compute_units": "compute units", "wave_size": "wave size", "memory_gb": "memory (GB)",
-              "memory_bandwidth_tbs": "bandwidth (TB/s)", "bf16_dense_tflops": "bf16 dense TFLOP/s",
-              "fp16_dense_tflops": "fp16 dense TFLOP/s", "fp8_dense_tflops": "fp8 dense TFLOP/s",
-              "shared_memory_per_cu_kb": "shared mem per CU (KiB)", "l2_cache_mb": "L2 (MB)",
-              "last_level_cache_mb": "last-level cache (MB)", "power_w": "power (W)"}
-
-
-def gpu_card(index: dict[str, Any], gid: str, width: int = 100) -> str:
-    g = index["gpus"][gid]
-    lines = [f"{g['name']}  [{gid}, {g['vendor']}, {g.get('architecture', '')}]  spec sheet", ""]
-    for key, label in GPU_LABELS.items():
-        fig = (g.get("figures") or {}).get(key)
-        if not fig:
+def gpu_card(sheet: kb.GpuSheet, width: int = 100) -> str:
+    lines = [f"{sheet.name}  [{sheet.id}, {sheet.vendor}, {sheet.architecture}]  spec sheet", ""]
+    for key, (label, unit) in kb.GPU_FIGURES.items():
+        fig = sheet.figures.get(key)
+        if fig is None:
             continue
-        value = "-" if fig["value"] is None else f"{fig['value']:g}"
-        unit = g.get("compute_unit_name") if key == "compute_units" else ""
-        lines.append(f"  {label:<26} {value} {unit}".rstrip())
-        if fig.get("note"):
-            lines.append(_wrap(fig["note"], width, " " * 29))
-    sources = sorted({f["source"] for f in (g.get("figures") or {}).values() if f.get("source")})
+        value = "-" if fig.value is None else f"{fig.value:g}"
+        unit = sheet.compute_unit_name if key == "compute_units" else unit
+        lines.append(f"  {label:<40} {value} {unit}".rstrip())
+        if fig.note:
+            lines.append(_wrap(fig.note, width, " " * 43))
+    sources = sorted({f.source for f in sheet.figures.values() if f.source})
     if sources:
         lines.append("")
         lines.append("  sources:")
         lines.extend(f"    {u}" for u in sources)
     lines.append("")
-    lines.append("  compare with others: xlate compare " + gid + " ...")
+    lines.append("  compare with others: xlate compare " + sheet.id + " ...")
     return "\n".join(lines)
 
 
@@ -171,7 +163,7 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]
-    gpu = kb.find_gpu(index, cleaned) if backend is None else None
+    gpu = kb.resolve_gpu(cleaned, index=index) if backend is None else None
     matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
@@ -188,7 +180,7 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     found = bool(rows or gpu or matches)
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
-                                   "gpu": {"id": gpu, **index["gpus"][gpu]} if gpu else None,
+                                   "gpu": {"id": gpu.id, **gpu.card()} if gpu else None,
                                    "matches": [kb.match_json(index, m) for m in matches]}
         if not found:
             payload["suggestions"] = kb.suggestions(index, cleaned)
@@ -203,9 +195,9 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         return EXIT_NO_MATCH
     row_cards = [row_card(r, s, cleaned) for r, s in rows]
     concept_cards = [card(index, matches[0])] if matches else []
-    parts = row_cards + ([gpu_card(index, gpu)] if gpu else []) + concept_cards
+    parts = row_cards + ([gpu_card(gpu)] if gpu else []) + concept_cards
     if not row_leads:
-        parts = ([gpu_card(index, gpu)] if gpu else []) + concept_cards + row_cards
+        parts = ([gpu_card(gpu)] if gpu else []) + concept_cards + row_cards
     out.write("\n\n".join(parts) + "\n")
     if len(matches) > 1:
         others = ", ".join(f"{m.concept} ({m.score:g})" for m in matches[1:])

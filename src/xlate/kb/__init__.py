@@ -33,6 +33,13 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "categories_in_use": ("_glossary", "categories_in_use"),
     "gpu_files": ("_glossary", "gpu_files"),
     "load_glossary": ("_glossary", "load"),
+    "GPU_FIGURES": ("_gpus", "GPU_FIGURES"),
+    "GpuFigure": ("_gpus", "GpuFigure"),
+    "GpuSheet": ("_gpus", "GpuSheet"),
+    "gpu_key": ("_gpus", "gpu_key"),
+    "gpu_sheets": ("_gpus", "gpu_sheets"),
+    "gpu_suggestions": ("_gpus", "gpu_suggestions"),
+    "resolve_gpu": ("_gpus", "resolve_gpu"),
     "HipifyImportError": ("_hipify_import", "ImportError_"),
     "import_hipify_tables": ("_hipify_import", "import_tables"),
     "BACKENDS": ("_index", "BACKENDS"),
@@ -44,7 +51,6 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "clean_query": ("_index", "clean_query"),
     "content_hash": ("_index", "content_hash"),
     "example_links": ("_index", "example_links"),
-    "find_gpu": ("_index", "find_gpu"),
     "find_rows": ("_index", "find_rows"),
     "load_index": ("_index", "load_index"),
     "match_json": ("_index", "match_json"),
@@ -89,8 +95,9 @@ if TYPE_CHECKING:
     from xlate.kb._claims import Claim, sentences as claim_sentences, collect as collect_claims, is_checkable as is_checkable_claim, run as run_claims
     from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors, relation_path
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
+    from xlate.kb._gpus import GPU_FIGURES, GpuFigure, GpuSheet, gpu_key, gpu_sheets, gpu_suggestions, resolve_gpu
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
-    from xlate.kb._index import BACKENDS, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_gpu, find_rows, load_index, match_json, row_count, search, suggestions
+    from xlate.kb._index import BACKENDS, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_rows, load_index, match_json, row_count, search, suggestions
     from xlate.kb._model import Category, Concept, Figure, GpuSpec, MappingRelation, REQUIRED_BACKENDS, REVERSE_LABEL, SYMMETRIC_EDGES, Term
     from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
     from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema

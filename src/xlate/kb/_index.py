@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-INDEX_VERSION = 11
+INDEX_VERSION = 12
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
@@ -29,6 +29,7 @@ MAX_QUERY = 200
 
 
 from xlate.errors import GlossaryError  # noqa: E402
+from xlate.kb._gpus import GPU_FIGURES, GpuSheet, decode, name_table  # noqa: E402
 from xlate.kb._paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
 
 
@@ -87,8 +88,9 @@ class Match:
 class IndexError_(GlossaryError):
     """The glossary has defects, or is missing, so no index could be built."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, problems: list[Any] | tuple[Any, ...] = ()) -> None:
         super().__init__(message, hint=None)  # each message already says what to run
+        self.problems = list(problems)  # the defects (kb.Problem), first first
 
 
 def build(root: Path) -> dict[str, Any]:
@@ -100,7 +102,7 @@ def build(root: Path) -> dict[str, Any]:
     if g.problems:
         shown = "\n".join(str(p) for p in g.problems[:10])
         more = f"\n... and {len(g.problems) - 10} more" if len(g.problems) > 10 else ""
-        raise IndexError_(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}{more}")
+        raise IndexError_(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}{more}", g.problems)
 
     concepts: dict[str, Any] = {}
     labels: list[list[Any]] = []
@@ -140,10 +142,11 @@ def build(root: Path) -> dict[str, Any]:
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
-    gpus = {gid: _gpu_card(s) for gid, s in g.gpus.items()}
+    sheets = {gid: _gpu_sheet(g, s) for gid, s in g.gpus.items()}
+    gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus, "gpu_names": _gpu_names(g.gpus)}
+            "gpus": gpus, "gpu_names": name_table(sheets.values())}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
 
@@ -342,36 +345,10 @@ def rows_for(index: dict[str, Any], spelling: str) -> list[tuple[dict[str, Any],
     return out
 
 
-_GPU_FIELDS = ("compute_units", "wave_size", "memory_gb", "memory_bandwidth_tbs", "bf16_dense_tflops",
-               "fp16_dense_tflops", "fp8_dense_tflops", "shared_memory_per_cu_kb", "l2_cache_mb",
-               "last_level_cache_mb", "power_w")
-
-
-def _gpu_card(spec: Any) -> dict[str, Any]:
-    card: dict[str, Any] = {"name": spec.name, "vendor": spec.vendor.value, "aliases": spec.aliases,
-                            "architecture": spec.architecture, "compute_unit_name": spec.compute_unit_name,
-                            "figures": {}}
-    for f in _GPU_FIELDS:
-        fig = getattr(spec, f)
-        card["figures"][f] = {"value": fig.value, "source": fig.source, "note": fig.note}
-    if spec.notes:
-        card["notes"] = " ".join(spec.notes.split())
-    return card
-
-
-def _gpu_names(gpus: dict[str, Any]) -> dict[str, str]:
-    """Loose spellings of each sheet's id, name, aliases and the name without its vendor's brand."""
-    out: dict[str, str] = {}
-    for gid, spec in gpus.items():
-        names = [gid, spec.name, *spec.aliases]
-        for brand in ("NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Apple ", "Instinct ", "Radeon "):
-            if spec.name.startswith(brand):
-                names.append(spec.name[len(brand):])
-        for n in names:
-            key = loose(n)
-            if key:
-                out.setdefault(key, gid)
-    return out
+def _gpu_sheet(g: Any, spec: Any) -> GpuSheet:
+    """A validated sheet as the store hands it out."""
+    return decode(spec.id, {**spec.model_dump(mode="json", include={"name", "vendor", "aliases", "architecture", "compute_unit_name", "notes", *GPU_FIGURES}),
+                            "path": g.where(spec.id)[0]})
 
 
 def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -401,7 +378,9 @@ _MEMO: dict[str, dict[str, Any]] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-CARD_KEYS = ("concepts", "labels", "loose", "gpus", "gpu_names", "spell_keys", "spell_vals")
+# The GPU sheets are few and small: they stay in the symbol part, so the runner and the rules' limits
+# read them without parsing the cards.
+CARD_KEYS = ("concepts", "labels", "loose", "spell_keys", "spell_vals")
 
 
 class Index(dict):  # type: ignore[type-arg]
@@ -618,11 +597,6 @@ def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> 
 
 
 FAMILY_RANK = {"cuda-runtime": 0, "cuda-device": 0, "cuda-language": 0, "cuda-driver": 3}
-
-
-def find_gpu(index: dict[str, Any], query: str) -> str | None:
-    """The spec sheet a GPU name lands on (`MI300X`, `H100`, `m3 ultra`), or None."""
-    return index.get("gpu_names", {}).get(loose(clean_query(query))) if query else None
 
 
 def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:

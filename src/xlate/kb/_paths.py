@@ -66,7 +66,7 @@ def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> N
 
 STAMP_FILE = "content-stamps.json"
 # The modules that build the index: their code is part of what the index says, so they join its key.
-BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py")
+BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py", "_gpus.py")
 
 
 def _yaml_stamps(folder: str, out: list[str]) -> None:
