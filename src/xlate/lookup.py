@@ -21,7 +21,7 @@ def _wrap(text: str, width: int, indent: str) -> str:
     return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
 
 
-def card(index: dict[str, Any], m: kb.Match, width: int = 100) -> str:
+def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     c = index["concepts"][m.concept]
     lines = [f"{c['title']}  [{m.concept}, {c['category']}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
     lines.append(_wrap(c["summary"], width, "  "))
@@ -50,60 +50,46 @@ def card(index: dict[str, Any], m: kb.Match, width: int = 100) -> str:
 
 SIDE_LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROC lib", "miopen": "MIOpen", "metal": "Metal", "mlx": "MLX",
               "triton": "Triton"}
-ROW_SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
 
 
-def side_json(side: dict[str, Any] | None) -> dict[str, Any]:
+def side_json(side: kb.Side | None) -> dict[str, Any]:
     """One side of a row as every output format carries it: unknown sides say so."""
-    if not side:
-        return {"symbol": None, "relation": "unknown", "derived": False}
-    out = {"symbol": side.get("symbol"), "relation": side.get("relation"), "derived": bool(side.get("derived")),
-           "origin": side.get("origin"), "caveat": side.get("caveat"), "source": side.get("source")}
-    for key in ("also", "shared", "since", "deprecated", "removed", "changed", "experimental"):
-        if side.get(key):
-            out[key] = side[key]
-    return out
+    return kb.side_json(side)
 
 
-def row_json(row: dict[str, Any], matched_side: str) -> dict[str, Any]:
-    sides = row.get("sides", {})
-    return {"cuda": row["cuda"], "matched_side": matched_side, "concept": row.get("concept"), "kind": row.get("kind"),
-            "family": row.get("family"), "section": row.get("section") or None,
-            "cuda_versions": row.get("cuda_versions") or {}, "derived": bool(row.get("derived")),
-            "sides": {s: side_json(sides.get(s)) for s in ROW_SIDES if s in sides or s in ("hip", "metal")}}
+def row_json(row: kb.Row, matched_side: str) -> dict[str, Any]:
+    return row.json(matched_side)
 
 
-def row_card(row: dict[str, Any], matched_side: str, query: str, width: int = 100) -> str:
+def row_card(row: kb.Row, matched_side: str, query: str, width: int = 100) -> str:
     """A symbol's spelling on every backend, with relation, caveat, version facts and source."""
-    what = " · ".join(x for x in (row.get("kind"), row.get("family"), row.get("section")) if x)
-    head = f"{row['cuda']}" + (f"  ({what})" if what else "")
+    what = " · ".join(x for x in (row.kind, row.family, row.section) if x)
+    head = f"{row.cuda}" + (f"  ({what})" if what else "")
     if matched_side != "cuda":
         head = f"{query} is the {SIDE_LABEL[matched_side]} spelling of CUDA {head}"
-    if row.get("derived"):
+    if row.derived:
         head += "  [derived by a naming rule: in no table]"
     lines = [head]
-    cv = row.get("cuda_versions") or {}
-    if cv:
-        lines.append("  CUDA      " + ", ".join(f"{k} {v}" for k, v in cv.items()))
-    sides = row.get("sides", {})
-    for s in ROW_SIDES:
-        side = sides.get(s)
+    if row.cuda_versions:
+        lines.append("  CUDA      " + ", ".join(f"{k} {v}" for k, v in row.cuda_versions.items()))
+    for s in kb.ROW_SIDES:
+        side = row.sides.get(s)
         if side is None:
             if s in ("hip", "metal"):
                 lines.append(f"  {SIDE_LABEL[s]:<9} {'unknown':<12} (no row gives this side)")
             continue
-        spelled = side.get("symbol") or "-"
-        if side.get("also"):
-            spelled += " (also " + ", ".join(side["also"]) + ")"
-        flags = [side[k] for k in ("since", "deprecated", "removed") if side.get(k)]
-        if side.get("derived"):
+        spelled = side.symbol or "-"
+        if side.also:
+            spelled += " (also " + ", ".join(side.also) + ")"
+        flags = [v for w, v in side.versions() if w in ("since", "deprecated", "removed")]
+        if side.derived:
             flags.insert(0, "DERIVED, unverified")
-        lines.append(f"  {SIDE_LABEL[s]:<9} {side.get('relation') or 'unknown':<12} {spelled}"
+        lines.append(f"  {SIDE_LABEL[s]:<9} {side.relation or 'unknown':<12} {spelled}"
                      + (f"   [{'; '.join(flags)}]" if flags else ""))
-        if side.get("caveat"):
-            lines.append(_wrap(side["caveat"], width, " " * 24))
-        if side.get("source"):
-            lines.append(" " * 24 + "source: " + side["source"])
+        if side.caveat:
+            lines.append(_wrap(side.caveat, width, " " * 24))
+        if side.source:
+            lines.append(" " * 24 + "source: " + side.source)
     return "\n".join(lines)
 
 
@@ -128,7 +114,7 @@ def gpu_card(sheet: kb.GpuSheet, width: int = 100) -> str:
     return "\n".join(lines)
 
 
-def _derived_row(query: str) -> dict[str, Any] | None:
+def _derived_row(query: str) -> kb.Row | None:
     """A name in no row that an API family's naming rule answers: shown, and marked derived."""
     from xlate import kb
 
@@ -168,13 +154,13 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
     concepts_shown = {m.concept for m in matches}
-    rows = [(r, s) for r, s in rows if r["sides"] or r.get("concept") not in concepts_shown]
+    rows = [(r, s) for r, s in rows if r.sides or r.concept not in concepts_shown]
     # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
     # exactly a concept's own name and matched other rows only as another backend's spelling.
     row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < kb.SCORE_NAME
-                                or matches[0].concept == rows[0][0].get("concept"))
+                                or matches[0].concept == rows[0][0].concept)
     if row_leads:
-        first = rows[0][0].get("concept")
+        first = rows[0][0].concept
         matches.sort(key=lambda m: m.concept != first)
     lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
     found = bool(rows or gpu or matches)

@@ -42,7 +42,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "resolve_gpu": ("_gpus", "resolve_gpu"),
     "HipifyImportError": ("_hipify_import", "ImportError_"),
     "import_hipify_tables": ("_hipify_import", "import_tables"),
-    "BACKENDS": ("_index", "BACKENDS"),
+    "Index": ("_index", "Index"),
     "IndexBuildError": ("_index", "IndexError_"),
     "Match": ("_index", "Match"),
     "SCORE_LOOSE": ("_index", "SCORE_LOOSE"),
@@ -80,6 +80,14 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LAUNCH": ("_symbols", "LAUNCH"),
     "SymbolMap": ("_symbols", "SymbolMap"),
     "load_symbols": ("_symbols", "load"),
+    "BACKENDS": ("_types", "BACKENDS"),
+    "Edge": ("_types", "Edge"),
+    "ROW_SIDES": ("_types", "ROW_SIDES"),
+    "Row": ("_types", "Row"),
+    "SIDE_BACKEND": ("_types", "SIDE_BACKEND"),
+    "Side": ("_types", "Side"),
+    "side_json": ("_types", "side_json"),
+    "sides_json": ("_types", "sides_json"),
     "LoadedYaml": ("_yamlio", "LoadedYaml"),
     "Problem": ("_yamlio", "Problem"),
     "YamlError": ("_yamlio", "YamlError"),
@@ -97,11 +105,12 @@ if TYPE_CHECKING:
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
     from xlate.kb._gpus import GPU_FIGURES, GpuFigure, GpuSheet, gpu_key, gpu_sheets, gpu_suggestions, resolve_gpu
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
-    from xlate.kb._index import BACKENDS, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_rows, load_index, match_json, row_count, search, suggestions
+    from xlate.kb._index import Index, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_rows, load_index, match_json, row_count, search, suggestions
     from xlate.kb._model import Category, Concept, Figure, GpuSpec, MappingRelation, REQUIRED_BACKENDS, REVERSE_LABEL, SYMMETRIC_EDGES, Term
     from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
     from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema
     from xlate.kb._symbols import Entry, FamilyRule, LAUNCH, SymbolMap, load as load_symbols
+    from xlate.kb._types import BACKENDS, Edge, ROW_SIDES, Row, SIDE_BACKEND, Side, side_json, sides_json
     from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validation_problems
 
 
