@@ -72,7 +72,10 @@ def load_gpus(root: Path | None = None) -> dict[str, GpuSheet]:
         problems = exc.problems
         if not problems:
             raise
-        raise GlossaryError(f"the glossary has {len(problems)} problem(s), the first {problems[0]}",
+        # A broken spec sheet is named before other defects: it is what this command reads.
+        shown = next((p for p in problems if "/gpus/" in f"/{p.path}"), problems[0])
+        which = "the first" if shown is problems[0] else "among them"
+        raise GlossaryError(f"the glossary has {len(problems)} problem(s), {which} {shown}",
                             hint="run `xlate glossary check`") from None
 
 

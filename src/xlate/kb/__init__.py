@@ -28,7 +28,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "add_edge_to_file": ("_edges", "add_edge_to_file"),
     "fix_edges": ("_edges", "fix_edges"),
     "missing_mirrors": ("_edges", "missing_mirrors"),
-    "relation_path": ("_edges", "relation_path"),
+    "relation_path": ("_graph", "relation_path"),
     "Glossary": ("_glossary", "Glossary"),
     "categories_in_use": ("_glossary", "categories_in_use"),
     "gpu_files": ("_glossary", "gpu_files"),
@@ -101,7 +101,8 @@ if TYPE_CHECKING:
     from xlate.kb._api import load as load_families
     from xlate.kb._checks import collect as collect_problems, run_check
     from xlate.kb._claims import Claim, sentences as claim_sentences, collect as collect_claims, is_checkable as is_checkable_claim, run as run_claims
-    from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors, relation_path
+    from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors
+    from xlate.kb._graph import relation_path
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
     from xlate.kb._gpus import GPU_FIGURES, GpuFigure, GpuSheet, gpu_key, gpu_sheets, gpu_suggestions, resolve_gpu
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables

@@ -14,10 +14,8 @@ import re
 import unicodedata
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from xlate.kb._gpus import GpuSheet
 
 INDEX_VERSION = 12
 
@@ -99,7 +97,6 @@ class IndexError_(GlossaryError):
 def build(root: Path) -> dict[str, Any]:
     """Digest the validated glossary into plain JSON data."""
     from xlate.kb import _glossary as gl
-    from xlate.kb._model import REVERSE_LABEL
 
     g = gl.load(root)
     if g.problems:
@@ -109,12 +106,8 @@ def build(root: Path) -> dict[str, Any]:
 
     concepts: dict[str, Any] = {}
     labels: list[list[Any]] = []
-    related: dict[str, list[list[str]]] = {cid: [] for cid in g.concepts}
-    for cid, c in g.concepts.items():
-        for edge in c.relations:
-            related[cid].append([edge.type.value, edge.target])
-            if edge.type.value not in ("see-also", "contrasts-with"):
-                related[edge.target].append([REVERSE_LABEL[edge.type], cid])
+    # Declared edges first, then the incoming ones: computed once, by the glossary (kb.Glossary.incoming).
+    related = {cid: [[e.type, e.target] for e in g.edges(cid)] for cid in g.concepts}
     for cid, c in g.concepts.items():
         terms = {}
         for backend, term in c.terms.items():
@@ -147,7 +140,7 @@ def build(root: Path) -> dict[str, Any]:
             concepts[cid]["examples"] = links
     from xlate.kb._gpus import name_table
 
-    sheets = {gid: _gpu_sheet(g, s) for gid, s in g.gpus.items()}
+    sheets = g.gpu_sheets()
     gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
@@ -337,14 +330,6 @@ def rows_for(index: Index, spelling: str) -> list[tuple[Row, str]]:
     for code in counterpart_spellings(index).get(spelling, ()):
         out.append((decode_row(index, code // 8), SIDE_ORDER[code % 8]))
     return out
-
-
-def _gpu_sheet(g: Any, spec: Any) -> GpuSheet:
-    """A validated sheet as the store hands it out."""
-    from xlate.kb._gpus import GPU_FIGURES, decode
-
-    return decode(spec.id, {**spec.model_dump(mode="json", include={"name", "vendor", "aliases", "architecture", "compute_unit_name", "notes", *GPU_FIGURES}),
-                            "path": g.where(spec.id)[0]})
 
 
 def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:

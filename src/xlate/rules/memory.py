@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -25,23 +24,19 @@ METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tabl
 # the spec sheets do not carry it; it stays a documented setting here.
 METAL_THREADGROUP_BYTES = 32 * 1024
 CDNA3_REFERENCE_GPU = "mi300x"
-CDNA4_REFERENCE_GPU = "mi355x"
 
 
-def _sheet(gpu: str) -> kb.GpuSheet:
-    sheet = kb.resolve_gpu(gpu)
-    if sheet is None:
-        raise kb.IndexBuildError(f"no spec sheet for {gpu!r} in the glossary; the shared-memory rule needs it")
-    return sheet
+def _sheet(gpu: str) -> kb.GpuSheet | None:
+    return kb.resolve_gpu(gpu)
 
 
-@lru_cache(maxsize=None)
-def _spec_lds_bytes(gpu: str) -> int:
-    """LDS bytes per CU from a spec sheet. Read on first need: most files never come near the limit."""
-    kib = _sheet(gpu).value("shared_memory_per_cu_kb")
-    if kib is None:
-        raise kb.IndexBuildError(f"the {gpu} spec sheet gives no shared_memory_per_cu_kb; the shared-memory rule needs it")
-    return int(kib * 1024)
+def _spec_lds_bytes(gpu: str) -> int | None:
+    """LDS bytes per CU from a spec sheet, None where the glossary has no such sheet or figure (then
+    the rule cannot judge that target). Read on first need: most files never come near the limit;
+    the store keeps the sheets of the glossary's current content, so an edit is seen."""
+    sheet = _sheet(gpu)
+    kib = sheet.value("shared_memory_per_cu_kb") if sheet is not None else None
+    return int(kib * 1024) if kib is not None else None
 
 
 class _SheetFigures(dict[str, str]):
@@ -49,7 +44,10 @@ class _SheetFigures(dict[str, str]):
 
     def __missing__(self, key: str) -> str:
         gpu, _, what = key.partition("_")
-        return _sheet(gpu).short_name if what == "name" else _kib(_spec_lds_bytes(gpu))
+        sheet, lds = _sheet(gpu), _spec_lds_bytes(gpu)
+        if what == "name":
+            return sheet.short_name if sheet is not None else gpu.upper()
+        return _kib(lds) if lds is not None else f"the LDS of the {gpu} spec sheet (missing from this glossary)"
 
 
 class SheetText:
@@ -70,7 +68,8 @@ def _kib(n: int) -> str:
 def _backends_over(total: int) -> tuple[str, ...]:
     if total <= METAL_THREADGROUP_BYTES:
         return ()
-    if total > _spec_lds_bytes(CDNA3_REFERENCE_GPU):
+    lds = _spec_lds_bytes(CDNA3_REFERENCE_GPU)
+    if lds is not None and total > lds:
         return ("hip", "metal")
     if total > METAL_THREADGROUP_BYTES:
         return ("metal",)
@@ -80,8 +79,8 @@ def _backends_over(total: int) -> tuple[str, ...]:
 def _limits_text(backends: tuple[str, ...]) -> str:
     parts = []
     if "hip" in backends:
-        gpu = CDNA3_REFERENCE_GPU
-        parts.append(f"{_kib(_spec_lds_bytes(gpu))} of LDS per CU on CDNA3 ({_sheet(gpu).short_name})")
+        figures = _SheetFigures()
+        parts.append(f"{figures[CDNA3_REFERENCE_GPU]} of LDS per CU on CDNA3 ({figures[CDNA3_REFERENCE_GPU + '_name']})")
     if "metal" in backends:
         parts.append("32 KiB of threadgroup memory on Apple GPUs")
     return " and ".join(parts)
