@@ -80,6 +80,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LAUNCH": ("_symbols", "LAUNCH"),
     "SymbolMap": ("_symbols", "SymbolMap"),
     "load_symbols": ("_symbols", "load"),
+    "load_translate_data": ("_translate_data", "load_translate_data"),
+    "translate_data": ("_translate_data", "translate_data"),
+    "translate_data_path": ("_translate_data", "translate_data_path"),
     "BACKENDS": ("_types", "BACKENDS"),
     "Edge": ("_types", "Edge"),
     "ROW_SIDES": ("_types", "ROW_SIDES"),
@@ -111,6 +114,7 @@ if TYPE_CHECKING:
     from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
     from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema
     from xlate.kb._symbols import Entry, FamilyRule, LAUNCH, SymbolMap, load as load_symbols
+    from xlate.kb._translate_data import load_translate_data, translate_data, translate_data_path
     from xlate.kb._types import BACKENDS, Edge, ROW_SIDES, Row, SIDE_BACKEND, Side, side_json, sides_json
     from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validation_problems
 

@@ -42,6 +42,9 @@ def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
         from xlate import examples_check
 
         problems += examples_check.problems(root, g)
+        from xlate.kb._translate_data import translate_problems
+
+        problems += translate_problems(root)
         # The API family files are checked by gl.load, with the symbol rows they feed.
     return g, problems
 
