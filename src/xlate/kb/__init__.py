@@ -54,7 +54,6 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "find_rows": ("_index", "find_rows"),
     "load_index": ("_index", "load_index"),
     "match_json": ("_index", "match_json"),
-    "row_count": ("_index", "row_count"),
     "search": ("_index", "search"),
     "suggestions": ("_index", "suggestions"),
     "Category": ("_model", "Category"),
@@ -109,7 +108,7 @@ if TYPE_CHECKING:
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
     from xlate.kb._gpus import GPU_FIGURES, GpuFigure, GpuSheet, gpu_key, gpu_sheets, gpu_suggestions, resolve_gpu
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
-    from xlate.kb._index import Index, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_rows, load_index, match_json, row_count, search, suggestions
+    from xlate.kb._index import Index, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_rows, load_index, match_json, search, suggestions
     from xlate.kb._model import Category, Concept, Figure, GpuSpec, MappingRelation, REQUIRED_BACKENDS, REVERSE_LABEL, SYMMETRIC_EDGES, Term
     from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
     from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema

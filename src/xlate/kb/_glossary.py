@@ -314,8 +314,3 @@ def categories_in_use(glossary: Glossary) -> dict[Category, int]:
         counts[concept.category] += 1
     return counts
 
-
-def iter_doc_urls(glossary: Glossary) -> Iterable[str]:
-    for concept in glossary.concepts.values():
-        for _, term in concept.terms.items():
-            yield from term.docs
