@@ -30,6 +30,13 @@ def _calls_root(node: ast.AST) -> bool:
     return (isinstance(f, ast.Name) and f.id == "glossary_root") or (isinstance(f, ast.Attribute) and f.attr == "glossary_root")
 
 
+def _resolves_root(node: ast.AST) -> bool:
+    """`os.environ["XLATE_GLOSSARY"]`, or a function of the package's own that finds the glossary."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "XLATE_GLOSSARY"
+    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in ("glossary_root", "gpus_dir")
+
+
 def offences(tree: ast.AST) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -47,9 +54,7 @@ def offences(tree: ast.AST) -> list[tuple[int, str]]:
                 out.append((line, "builds a path under the glossary"))
             if name == "get" and any(isinstance(a, ast.Constant) and a.value == "XLATE_GLOSSARY" for a in node.args):
                 out.append((line, "resolves the glossary folder itself"))
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "XLATE_GLOSSARY":
-            out.append((line, "resolves the glossary folder itself"))
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in ("glossary_root", "gpus_dir"):
+        elif _resolves_root(node):
             out.append((line, "resolves the glossary folder itself"))
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""

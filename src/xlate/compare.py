@@ -21,12 +21,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypedDict
 
-from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
 from xlate import kb
+from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
 from xlate.kb import GpuSheet
 
-__all__ = ["ASSUMPTIONS", "CompareError", "CompareJson", "Derived", "FIGURE_ROWS", "FigureJson", "GpuJson", "PRECISIONS",
-           "derive", "load_gpus", "parse_params", "render_text", "resolve", "run", "to_json"]
+__all__ = [
+    "ASSUMPTIONS",
+    "FIGURE_ROWS",
+    "PRECISIONS",
+    "CompareError",
+    "CompareJson",
+    "Derived",
+    "FigureJson",
+    "GpuJson",
+    "derive",
+    "load_gpus",
+    "parse_params",
+    "render_text",
+    "resolve",
+    "run",
+    "to_json",
+]
 
 EXIT_UNKNOWN, EXIT_USAGE = EXIT_FINDINGS, EXIT_ERROR
 

@@ -5,9 +5,7 @@ Every defect is reported as a `Problem` naming the file and line; nothing here r
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +22,7 @@ from xlate.kb._model import (
     EdgeType,
     GpuSpec,
 )
+from xlate.kb._paths import display_path
 from xlate.kb._types import Edge
 from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
@@ -97,10 +96,7 @@ class Glossary:
         return (self._display(loaded.path), loaded.line_of(tuple(loc)))
 
     def _display(self, path: Path) -> str:
-        try:
-            return str(path.relative_to(self.root.parent))
-        except ValueError:
-            return str(path)
+        return display_path(path, self.root)
 
     def problem(self, item_id: str, loc: tuple[str | int, ...], message: str) -> None:
         path, line = self.where(item_id, *loc)

@@ -21,7 +21,9 @@ Step = tuple[str, str, str]  # (from concept, edge label read in this direction,
 
 def _neighbours(source: Glossary | Index) -> tuple[set[str], Callable[[str], Iterable[tuple[str, str]]]]:
     """The concept ids and, per concept, (label, neighbour) in reading order, from either store."""
-    from xlate.kb._index import Index  # the light one: a Glossary is only ever passed by one who loaded it
+    from xlate.kb._index import (
+        Index,  # the light one: a Glossary is only ever passed by one who loaded it
+    )
 
     if not isinstance(source, Index):
         glossary = source

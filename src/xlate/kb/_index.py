@@ -16,7 +16,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-
 INDEX_VERSION = 12
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
@@ -29,9 +28,16 @@ FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
 MAX_QUERY = 200
 
 
-from xlate.errors import GlossaryError  # noqa: E402
-from xlate.kb._types import BACKENDS, ROW_SIDES, SIDE_BACKEND, VERSION_WORDS as _VERSION_WORDS, Row, Side  # noqa: E402,F401
-from xlate.kb._paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.errors import GlossaryError
+from xlate.kb._paths import (
+    BUILDER_MODULES,
+    cache_dir,
+    content_key,
+    glossary_root,
+    write_cache,
+)
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, Row, Side
+from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
 
 
 def _kernels_root(root: Path) -> Path:
@@ -70,7 +76,7 @@ def loose(text: str) -> str:
 class Match:
     """One ranked answer. A plain slotted class: a cold lookup does not pay for importing dataclasses."""
 
-    __slots__ = ("concept", "score", "matched", "kind", "backend")
+    __slots__ = ("backend", "concept", "kind", "matched", "score")
 
     def __init__(self, concept: str, score: float, matched: str, kind: str, backend: str | None) -> None:
         self.concept = concept
@@ -276,7 +282,9 @@ def _row_text(index: Index, i: int) -> str | bytes:
     if index.blob is None:
         return index["rows"][i]
     if index.offsets is None:
-        from binascii import a2b_base64  # loaded with the interpreter; base64 and array cost a cold start 1 ms
+        from binascii import (
+            a2b_base64,  # loaded with the interpreter; base64 and array cost a cold start 1 ms
+        )
 
         index.offsets = memoryview(a2b_base64(index["row_offsets"])).cast("I")
     return bytes(index.blob[index.offsets[i]:index.offsets[i + 1] - 1])  # each row ends with a newline
@@ -368,7 +376,7 @@ class Index:
     """The loaded index: its JSON parts by key (`index["concepts"]`), the card part parsed on first
     access, and the readers' derived tables, built on first use and kept with the index they describe."""
 
-    __slots__ = ("_data", "_cards", "names_raw", "blob", "offsets", "names", "cuda", "spell", "tables", "searches")
+    __slots__ = ("_cards", "_data", "blob", "cuda", "names", "names_raw", "offsets", "searches", "spell", "tables")
 
     def __init__(self, data: dict[str, Any], cards: bytes | None = None, names_raw: Any = None, blob: Any = None) -> None:
         self._data = data
@@ -432,7 +440,7 @@ def load_index(root: Path | None = None) -> Index:
 def _serialize(data: dict[str, Any]) -> bytes:
     """Header line, the symbol part (JSON), the CUDA names (one a line), the row block (one packed
     row a line, in name order), the card part (JSON). Only the symbol part is parsed whole."""
-    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")  # noqa: E731
+    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     rows = [r.encode("utf-8") + b"\n" for r in data["rows"]]
     offsets = [0]
     for r in rows:

@@ -9,9 +9,9 @@ a symbol with a concept's first symbol.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 

@@ -42,7 +42,13 @@ def _models() -> dict[str, type[BaseModel]]:
     """The pydantic models of each file, keyed by file name."""
     from typing import Annotated, Literal
 
-    from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+    from pydantic import (
+        BaseModel,
+        ConfigDict,
+        Field,
+        StringConstraints,
+        field_validator,
+    )
 
     CName = Annotated[str, StringConstraints(pattern=_C_NAME)]
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["BACKENDS", "EMPTY", "Edge", "ROW_SIDES", "Row", "SIDE_BACKEND", "Side", "side_json"]
+__all__ = ["BACKENDS", "EMPTY", "ROW_SIDES", "SIDE_BACKEND", "Edge", "Row", "Side", "side_json"]
 
 # The backends a concept names its terms for (lookup's --backend filter).
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
-from xlate import kb
-from xlate import links
+
+from xlate import kb, links
 
 LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROCm library", "miopen": "MIOpen", "metal": "Metal",
          "mlx": "MLX", "triton": "Triton"}

@@ -10,9 +10,16 @@ from xlate import kb
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name, is_kernel
 from xlate.rules.model import Hazard, Rule, SymbolRule
-from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
-from xlate.rules.syntax import evaluate, file_constants, has_qualifier, strip_parens, text, type_bytes
+from xlate.rules.registry import register
+from xlate.rules.syntax import (
+    evaluate,
+    file_constants,
+    has_qualifier,
+    strip_parens,
+    text,
+    type_bytes,
+)
 
 METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxthreadgroupmemorylength"
 METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
