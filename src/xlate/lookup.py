@@ -22,25 +22,27 @@ def _wrap(text: str, width: int, indent: str) -> str:
 
 
 def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
-    c = index["concepts"][m.concept]
-    lines = [f"{c['title']}  [{m.concept}, {c['category']}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
-    lines.append(_wrap(c["summary"], width, "  "))
+    c = index.concept(m.concept)
+    if c is None:
+        raise KeyError(m.concept)  # a match names a concept of this index
+    lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
+    lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
-    for backend, term in c["terms"].items():
-        spelled = ", ".join(dict.fromkeys(term["names"] + term["symbols"])) or "-"
-        head = f"  {BACKEND_LABEL[backend]:<9} {term['relation']:<12} {spelled}"
+    for backend, term in c.terms.items():
+        spelled = ", ".join(term.spellings()) or "-"
+        head = f"  {BACKEND_LABEL[backend]:<9} {term.relation:<12} {spelled}"
         lines.append(head)
-        if term.get("caveat"):
-            lines.append(_wrap(term["caveat"], width, " " * 24))
-        if term.get("since"):
-            lines.append(" " * 24 + f"since {term['since']}")
-    if c.get("related"):
+        if term.caveat:
+            lines.append(_wrap(term.caveat, width, " " * 24))
+        if term.since:
+            lines.append(" " * 24 + f"since {term.since}")
+    if c.related:
         lines.append("")
-        rel = ", ".join(f"{kind} {target}" for kind, target in c["related"])
+        rel = ", ".join(f"{e.type} {e.target}" for e in c.related)
         lines.append(_wrap("related: " + rel, width, "  "))
-    if c.get("examples"):
-        lines.append("  examples: " + ", ".join(e["example"] for e in c["examples"]))
-    docs = [(b, u) for b, t in c["terms"].items() for u in t["docs"]]
+    if c.examples:
+        lines.append("  examples: " + ", ".join(c.examples))
+    docs = [(b, u) for b, t in c.terms.items() for u in t.docs]
     if docs:
         lines.append("")
         lines.append("  docs:")

@@ -29,7 +29,7 @@ def _neighbours(source: Glossary | Index) -> tuple[set[str], Callable[[str], Ite
         glossary = source
         return set(glossary.concepts), lambda cid: ((e.type, e.target) for e in glossary.edges(cid))
     concepts = source["concepts"]
-    return set(concepts), lambda cid: ((label, target) for label, target in concepts[cid].get("related", ()))
+    return set(concepts), lambda cid: ((edge[0], edge[1]) for edge in concepts[cid].get("related", ()))
 
 
 def relation_path(source: Glossary | Index, start: str, goal: str) -> list[Step] | None:

@@ -36,7 +36,7 @@ from xlate.kb._paths import (
     glossary_root,
     write_cache,
 )
-from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, Row, Side
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, Row, Side
 from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
 
 
@@ -113,7 +113,7 @@ def build(root: Path) -> dict[str, Any]:
     concepts: dict[str, Any] = {}
     labels: list[list[Any]] = []
     # Declared edges first, then the incoming ones: computed once, by the glossary (kb.Glossary.incoming).
-    related = {cid: [[e.type, e.target] for e in g.edges(cid)] for cid in g.concepts}
+    related = {cid: [[e.type, e.target, 1] if e.incoming else [e.type, e.target] for e in g.edges(cid)] for cid in g.concepts}
     for cid, c in g.concepts.items():
         terms = {}
         for backend, term in c.terms.items():
@@ -376,7 +376,7 @@ class Index:
     """The loaded index: its JSON parts by key (`index["concepts"]`), the card part parsed on first
     access, and the readers' derived tables, built on first use and kept with the index they describe."""
 
-    __slots__ = ("_cards", "_data", "blob", "cuda", "names", "names_raw", "offsets", "searches", "spell", "tables")
+    __slots__ = ("_cards", "_concepts", "_data", "blob", "cuda", "names", "names_raw", "offsets", "searches", "spell", "tables")
 
     def __init__(self, data: dict[str, Any], cards: bytes | None = None, names_raw: Any = None, blob: Any = None) -> None:
         self._data = data
@@ -389,6 +389,7 @@ class Index:
         self.spell: dict[str, list[int]] | None = None
         self.tables: tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]] | None = None
         self.searches = 0
+        self._concepts: dict[str, ConceptCard] = {}
 
     def _load_cards(self) -> None:
         if self._cards is not None:
@@ -407,6 +408,16 @@ class Index:
 
     def __contains__(self, key: object) -> bool:
         return (key in CARD_KEYS and self._cards is not None) or key in self._data
+
+    def concept(self, cid: str) -> ConceptCard | None:
+        """One concept, decoded once into the store's frozen objects; None for an unknown id."""
+        card = self._concepts.get(cid)
+        if card is None:
+            data = self["concepts"].get(cid)
+            if data is None:
+                return None
+            card = self._concepts[cid] = ConceptCard.decode(cid, data)
+        return card
 
     @property
     def hash(self) -> str:
@@ -738,14 +749,15 @@ def suggestions(index: Index, query: str, limit: int = 5) -> list[str]:
 
 
 def match_json(index: Index, m: Match) -> dict[str, Any]:
-    concept = index["concepts"][m.concept]
-    terms = {b: t["names"] + [s for s in t["symbols"] if s not in t["names"]] for b, t in concept["terms"].items()}
+    concept = index.concept(m.concept)
+    if concept is None:
+        raise KeyError(m.concept)  # a match names a concept of this index
     return {
         "concept": m.concept,
-        "title": concept["title"],
+        "title": concept.title,
         "score": m.score,
         "matched": m.matched,
         "matched_kind": m.kind,
         "matched_backend": m.backend,
-        "terms": terms,
+        "terms": {b: t.spellings() for b, t in concept.terms.items()},
     }

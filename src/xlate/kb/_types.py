@@ -101,3 +101,41 @@ class Edge:
     type: str  # the relation as read from source: part-of, has-part, see-also ...
     target: str
     incoming: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TermCard:
+    """What one backend calls a concept."""
+
+    relation: str  # same, renamed, approximate, none
+    names: tuple[str, ...] = ()
+    symbols: tuple[str, ...] = ()
+    caveat: str | None = None
+    since: str | None = None
+    docs: tuple[str, ...] = ()
+
+    def spellings(self) -> list[str]:
+        """Names, then the symbols not already named."""
+        return list(dict.fromkeys(self.names + self.symbols))
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptCard:
+    """A concept as the compiled store gives it: what lookup, hover and `path` read."""
+
+    id: str
+    title: str
+    category: str
+    summary: str
+    terms: Mapping[str, TermCard]
+    related: tuple[Edge, ...] = ()
+    examples: tuple[str, ...] = ()  # kernel examples that demonstrate it
+
+    @classmethod
+    def decode(cls, cid: str, data: Mapping[str, Any]) -> ConceptCard:
+        terms = {b: TermCard(t["relation"], tuple(t.get("names") or ()), tuple(t.get("symbols") or ()), t.get("caveat"),
+                             t.get("since"), tuple(t.get("docs") or ()))
+                 for b, t in (data.get("terms") or {}).items()}
+        related = tuple(Edge(e[0], e[1], len(e) > 2 and bool(e[2])) for e in data.get("related") or ())
+        examples = tuple(e["example"] for e in data.get("examples") or ())
+        return cls(cid, data["title"], data["category"], data["summary"], MappingProxyType(terms), related, examples)

@@ -106,21 +106,23 @@ def row_markdown(index: kb.Index, entry: kb.Entry, side: str) -> str:
     for backend in order:
         if backend in sides or backend in ALWAYS:
             lines.append(_side_line(backend, sides.get(backend)))
-    concept = index["concepts"].get(entry.concept) if entry.concept else None
-    if concept:
-        lines += ["", f"Concept: [{concept['title']}]({concept_url(concept['category'], entry.concept)})"]
+    concept = index.concept(entry.concept) if entry.concept else None
+    if concept is not None:
+        lines += ["", f"Concept: [{concept.title}]({concept_url(concept.category, entry.concept)})"]
     return "\n".join(lines)
 
 
 def concept_markdown(index: kb.Index, match: kb.Match) -> str:
-    c = index["concepts"][match.concept]
-    url = concept_url(c["category"], match.concept)
-    lines = [f"**{c['title']}** · {c['category']} · [docs]({url})", "", c["summary"], "",
+    c = index.concept(match.concept)
+    if c is None:
+        raise KeyError(match.concept)  # a match names a concept of this index
+    url = concept_url(c.category, match.concept)
+    lines = [f"**{c.title}** · {c.category} · [docs]({url})", "", c.summary, "",
              "| backend | term | relation |", "|---|---|---|"]
-    for backend, term in c["terms"].items():
-        spelled = ", ".join(f"`{s}`" for s in term["symbols"]) or ", ".join(term["names"]) or "—"
-        lines.append(f"| {LABEL.get(backend, backend)} | {spelled} | {term['relation']} |")
-    caveats = [(b, t["caveat"]) for b, t in c["terms"].items() if t.get("caveat")]
+    for backend, term in c.terms.items():
+        spelled = ", ".join(f"`{s}`" for s in term.symbols) or ", ".join(term.names) or "—"
+        lines.append(f"| {LABEL.get(backend, backend)} | {spelled} | {term.relation} |")
+    caveats = [(b, t.caveat) for b, t in c.terms.items() if t.caveat]
     if caveats:
         lines += [""] + [f"- *{LABEL.get(b, b)}*: {text}" for b, text in caveats]
     return "\n".join(lines)
