@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["GPU_FIGURES", "GpuFigure", "GpuSheet", "gpu_key", "gpu_sheets", "gpu_suggestions", "name_table",
            "resolve_gpu", "sheet_card"]
@@ -41,16 +40,15 @@ GPU_FIGURES: Mapping[str, tuple[str, str]] = MappingProxyType({
 _BRANDS = ("NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Apple ", "Instinct ", "Radeon ")
 
 
-@dataclass(frozen=True, slots=True)
-class GpuFigure:
+class GpuFigure(NamedTuple):
     value: float | None
     source: str | None = None
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class GpuSheet:
-    """One spec sheet (`glossary/gpus/<id>.yaml`) as published figures with their sources."""
+class GpuSheet(NamedTuple):
+    """One spec sheet (`glossary/gpus/<id>.yaml`) as published figures with their sources (frozen:
+    a NamedTuple, like every object the store hands out; see kb._types)."""
 
     id: str
     name: str

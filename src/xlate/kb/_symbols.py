@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -146,7 +145,7 @@ class SymbolMap:
                 derived = self._derive(symbol)
                 hip = derived.side("hip") if derived is not None else None
                 if derived is not None and hip is not None:
-                    row = replace(row, sides=MappingProxyType({**row.sides, "hip": hip}), family=row.family or derived.family)
+                    row = row._replace(sides=MappingProxyType({**row.sides, "hip": hip}), family=row.family or derived.family)
             entry = entry_from_row(row)
             hip_side = row.sides.get("hip")
             if hip_side is not None and hip_side.derived:
