@@ -15,7 +15,10 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from xlate.kb._index import Index
 
 __all__ = ["GPU_FIGURES", "GpuFigure", "GpuSheet", "gpu_key", "gpu_sheets", "gpu_suggestions", "name_table",
            "resolve_gpu", "sheet_card"]
@@ -169,13 +172,13 @@ def _raw_sheets(root: Path) -> dict[str, GpuSheet]:
     return out
 
 
-def _loaded(root: Path | None, index: Mapping[str, Any] | None = None) -> tuple[dict[str, GpuSheet], dict[str, str]]:
+def _loaded(root: Path | None, given: Index | None = None) -> tuple[dict[str, GpuSheet], dict[str, str]]:
     from xlate.kb._index import load_index
     from xlate.kb._paths import glossary_root
 
     root = root or glossary_root()
     try:
-        index = index if index is not None else load_index(root)
+        index = given if given is not None else load_index(root)
     except ImportError:
         # No pydantic here (the kernel machine): the same sheets, read unvalidated.
         key = ("raw", str(root))
@@ -191,7 +194,7 @@ def _loaded(root: Path | None, index: Mapping[str, Any] | None = None) -> tuple[
     return _MEMO[key]
 
 
-def gpu_sheets(root: Path | None = None, *, index: Mapping[str, Any] | None = None) -> dict[str, GpuSheet]:
+def gpu_sheets(root: Path | None = None, *, index: Index | None = None) -> dict[str, GpuSheet]:
     """Every spec sheet by id, in file order. Raises kb.IndexBuildError when the glossary has defects.
 
     `index`: an index the caller already holds (saves finding the current one again)."""
@@ -199,7 +202,7 @@ def gpu_sheets(root: Path | None = None, *, index: Mapping[str, Any] | None = No
 
 
 def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False,
-                index: Mapping[str, Any] | None = None) -> GpuSheet | None:
+                index: Index | None = None) -> GpuSheet | None:
     """The sheet a GPU name lands on, or None.
 
     Any spelling of a sheet (id, name, alias; case, spaces, dashes and parentheses ignored) resolves

@@ -9,6 +9,7 @@ unless the file changed. A malformed file is one GlossaryError line naming the f
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -139,7 +140,7 @@ def _c_names(values: list[str], message: str = "names must be C identifiers") ->
     return values
 
 
-def _message(error: dict[str, Any], model: type[BaseModel], what: str) -> str:
+def _message(error: Mapping[str, Any], model: type[BaseModel], what: str) -> str:
     """One pydantic error as the file's reader says it: `part.entry: what is wrong`."""
     loc = [str(x) for x in error.get("loc", ())]
     part = loc[0] if loc else ""

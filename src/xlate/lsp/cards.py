@@ -150,7 +150,7 @@ class Completions:
 
     def complete(self, prefix: str, limit: int) -> list[tuple[str, str, str]]:
         """(label, detail, documentation) for spellings that start with `prefix`."""
-        out = []
+        out: list[tuple[str, str, str]] = []
         i = bisect_left(self.spellings, prefix)
         while i < len(self.spellings) and len(out) < limit and self.spellings[i].startswith(prefix):
             label = self.spellings[i]
