@@ -26,12 +26,20 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from xlate.kb._model import ID_PATTERN, MappingRelation
+from xlate.kb._paths import display_path as _display
 from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
-__all__ = ["SIDES", "Kind", "Side", "Row", "RowFile", "CompiledRows", "compile_rows", "symbol_files"]
+__all__ = ["SIDES", "CompiledRows", "Kind", "Row", "RowFile", "Side", "compile_rows", "symbol_files"]
 
 SYMBOLS_DIR = "symbols"
 HIPIFY_DIR = "hipify"
@@ -137,13 +145,6 @@ def symbol_files(root: Path) -> tuple[list[Path], list[Path]]:
     hipify = sorted((folder / HIPIFY_DIR).glob("*.yaml")) if (folder / HIPIFY_DIR).is_dir() else []
     curated = sorted(p for p in folder.glob("*.yaml"))
     return hipify, curated
-
-
-def _display(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
 
 
 def _resolve_source(source: str | None, sources: dict[str, str]) -> str | None:

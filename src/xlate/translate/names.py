@@ -46,11 +46,9 @@ def writable_name(smap: Any, cuda: str, options: Options) -> str | None:
 
 
 def side(entry: Any, name: str) -> dict[str, Any]:
-    """One side (hip, roc, ...) of the entry's symbol row, or {} when the row has none."""
-    row = getattr(entry, "row", None)
-    if not isinstance(row, dict):
-        return {}
-    return (row.get("sides") or {}).get(name) or {}
+    """One side (hip, roc, ...) of the entry's symbol row as JSON, or {} when the row has none."""
+    found = entry.side(name) if hasattr(entry, "side") else None
+    return found.json() if found is not None else {}
 
 
 def roc_name(entry: Any) -> str | None:
