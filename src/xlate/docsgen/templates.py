@@ -1,6 +1,6 @@
 """The theme's Jinja templates compiled by a helper process while the build loads the glossary.
 
-Each process that writes pages (this one, and the second one of docsgen/parallel.py) compiles every
+Each process that writes pages (this one, and the second one of docsgen/pagecache.py) compiles every
 template a page uses before its first page: about a third of a second each, and the same work twice.
 At `startup` of a plain build the hook forks a helper that compiles those templates (main.html, the
 static templates and everything they extend, include or import) while this process loads the glossary
