@@ -127,12 +127,22 @@ def test_a_key_changes_with_what_the_output_is_made_of() -> None:
 
 def test_the_cache_stores_loads_and_forgets_what_no_page_uses(tmp_path: Path) -> None:
     value = ("<html>x</html>", [{"location": "x.html", "title": "X", "text": ""}])
-    assert pagecache._store(tmp_path, {"a": value, "b": value}, keep={"a", "b"}) == 2
+    rendered = {"markdown": "d", "content": "<h1>X</h1>", "title": "X", "toc": [("X", "x", 1, [])],
+                "anchors": ["x"], "records": [("mkdocs.structure.pages", 20, "a note")], "links": None}
+    assert pagecache._store(tmp_path, {"a.page": value, "b.page": value, "a.render": rendered},
+                            keep={"a.page", "b.page", "a.render"}) == 3
     assert pagecache._load(tmp_path, "a") == value
-    assert pagecache._store(tmp_path, {"a": value}, keep={"a"}) == 0  # already there; b no longer used
-    assert pagecache._load(tmp_path, "b") is None and sorted(p.name for p in tmp_path.iterdir()) == ["a.page"]
+    assert pagecache._load_rendered(tmp_path, "a") == rendered
+    assert pagecache._load_rendered(tmp_path, "b") is None
+    assert pagecache._store(tmp_path, {"a.page": value}, keep={"a.page"}) == 0  # already there; the rest unused
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.page"]
     (tmp_path / "a.page").write_bytes(b"m\x00garbage")
     assert pagecache._load(tmp_path, "a") is None  # a damaged file is a miss, not an error
+
+
+def test_only_the_heading_is_left_to_render() -> None:
+    assert pagecache._stub("Intro\n\n# Title *x*\n\nText\n## Sub\n") == "# Title *x*\n"
+    assert pagecache._stub("## Only a sub heading\n") is None
 
 
 def test_one_process_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,19 +176,21 @@ def test_the_same_site_and_messages_from_one_process_two_or_the_cache(tmp_path: 
                if not line.startswith("DEBUG") and "Documentation built in" not in line]
         done = re.search(r"generated pages: (\d+) from the cache, (\d+) written by the second process, (\d+) here",
                          proc.stderr)
-        assert done, proc.stderr[-2000:]
-        out[name] = (_site(work), log, tuple(int(x) for x in done.groups()))
+        rendered = re.search(r"generated pages rendered: (\d+) from the cache, (\d+) by the second process, (\d+) here",
+                             proc.stderr)
+        assert done and rendered, proc.stderr[-2000:]
+        out[name] = (_site(work), log, tuple(int(x) for x in done.groups() + rendered.groups()))
         # Every page entry was annotated for the search tuning as it was indexed, whoever wrote the page.
         index = json.loads(out[name][0]["search/search_index.json"])
         pages = [d for d in index["docs"] if "#across-vendors-" not in d["location"]]
         annotated = re.search(r"search: (\d+) page entries annotated", proc.stderr)
         assert annotated and int(annotated.group(1)) == len(pages) > 0, proc.stderr[-2000:]
-    generated = sum(out["one process, no cache"][2])
+    generated = sum(out["one process, no cache"][2][:3])
     assert generated >= 3
-    assert out["one process, no cache"][2] == (0, 0, generated)
-    cold = out["two processes, cold cache"][2]
-    assert cold[0] == 0 and (cold[1] >= 1 or not processes.can_fork())
-    assert out["warm cache"][2] == (generated, 0, 0)
+    assert out["one process, no cache"][2] == (0, 0, generated, 0, 0, generated)
+    cold = out["two processes, cold cache"][2]  # the second process wrote pages and rendered others
+    assert cold[0] == cold[3] == 0 and ((cold[1] >= 1 and cold[4] >= 1) or not processes.can_fork())
+    assert out["warm cache"][2] == (generated, 0, 0, generated, 0, 0)
     first = out["one process, no cache"]
     for name, (files, log, _) in out.items():
         assert files == first[0], f"{name}: {sorted(k for k in files if files[k] != first[0].get(k))}"

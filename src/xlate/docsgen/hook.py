@@ -109,11 +109,19 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
-def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+def _fill_placeholders(markdown: str, page: Any, config: Any, files: Any) -> str:
     return fill_placeholders(markdown, _state["glossary"])
 
 
+def _known_rendering(markdown: str, page: Any, config: Any, files: Any) -> str:
+    outputs = _state.get("outputs")
+    return outputs.markdown(page, markdown) if outputs is not None else markdown
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    outputs = _state.get("outputs")
+    if outputs is not None:  # a generated page rendered by the cache or the second process (pagecache.py)
+        html = outputs.content(page, html, config, files)
     # mkdocs takes a page's title from its heading as plain text, unescaped, and the theme writes it into
     # <title>, the navigation and the search index as markup: escape it so glossary text stays text. The
     # escaped title goes into the page's front matter, which `page.title` answers first (main.html prints it
@@ -147,7 +155,7 @@ except ImportError:  # imported outside mkdocs (zensical staging): the hook func
 
 @event_priority(-100)  # after any plugin's changes to the navigation
 def on_nav(nav: Any, config: Any, files: Any) -> Any:
-    from xlate.docsgen import search
+    from xlate.docsgen import pagecache, search
 
     _state["nav"] = nav  # as every plugin left it: the page cache's keys and the second process read it
     # Before the second process is forked, so that it annotates the search entries of its pages too.
@@ -158,6 +166,9 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
         _state["compiled_templates"] = helper.take()
         logging.getLogger("mkdocs.hooks.xlate").debug("templates: %d compiled by the helper", len(_state["compiled_templates"]))
+    # The generated pages' Markdown rendered from the cache, or by a second process (pagecache.py).
+    outputs = _state["outputs"] = pagecache.PageOutputs()
+    outputs.start_rendering(_state.get("pages", {}), config, files, fork=bool(_state.get("plain_build")) and copies_enabled())
     return nav
 
 
@@ -167,7 +178,8 @@ def on_env(env: Any, config: Any, files: Any) -> Any:
 
     templates.install(env, _state.get("compiled_templates"))
     # Every page is rendered by now: the generated pages' outputs from the cache, or from a second process.
-    outputs = _state["outputs"] = pagecache.PageOutputs()
+    outputs = _state.get("outputs") or pagecache.PageOutputs()
+    _state["outputs"] = outputs
     vocabulary = _state.get("vocabulary")
     outputs.prepare(set(_state.get("pages", ())), config, files, _state.get("nav"), env,
                     vocabulary.name if vocabulary is not None else "",
@@ -228,6 +240,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
 # entries for the page are then annotated for the tuning after the build (docsgen/search.py), in the
 # process that builds the page.
 on_page_context = CombinedEvent(_content_for_search, _content_for_reader)
+# The placeholders filled first; a generated page whose rendering is known is then left with its heading.
+on_page_markdown = CombinedEvent(_fill_placeholders, event_priority(-100)(_known_rendering))
 
 
 def on_build_error(error: Exception) -> None:

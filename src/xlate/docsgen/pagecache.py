@@ -133,31 +133,42 @@ def page_key(fingerprint: str, page: Any) -> str:
 
 
 def _load(folder: Path, key: str) -> tuple[str, list[dict[str, Any]]] | None:
-    try:
-        got = processes.unpack((folder / f"{key}.page").read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
+    """A page's theme output and search entries (None when the cache does not hold them)."""
+    got = _load_file(folder / f"{key}.page")
     if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], str) and isinstance(got[1], list):
         return got
     return None
 
 
-def _store(folder: Path, outputs: dict[str, tuple[str, list[dict[str, Any]]]], keep: set[str]) -> int:
-    """Write the outputs not yet stored; remove the files of keys not in `keep`. A cache that cannot be
-    written only costs the next build its speed."""
+def _load_rendered(folder: Path, key: str) -> dict[str, Any] | None:
+    """What rendering a page's Markdown set on it (None when the cache does not hold it)."""
+    got = _load_file(folder / f"{key}.render")
+    return got if isinstance(got, dict) and {"markdown", "content", "title", "toc", "anchors", "records", "links"} <= got.keys() else None
+
+
+def _load_file(path: Path) -> Any:
+    try:
+        return processes.unpack(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def _store(folder: Path, values: dict[str, Any], keep: set[str]) -> int:
+    """Write the values (by file name) not yet stored; remove the cache files not named in `keep`. A cache
+    that cannot be written only costs the next build its speed."""
     written = 0
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for key, value in outputs.items():
-            path = folder / f"{key}.page"
+        for name, value in values.items():
+            path = folder / name
             if path.exists():
                 continue
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp = folder / f"{name}.{os.getpid()}.tmp"
             tmp.write_bytes(processes.pack(value))
             os.replace(tmp, path)
             written += 1
-        for old in folder.glob("*.page"):
-            if old.stem not in keep:
+        for old in folder.iterdir():
+            if old.suffix in (".page", ".render") and old.name not in keep:
                 old.unlink(missing_ok=True)
     except OSError as exc:
         _log.debug("page cache not written: %s", exc)
@@ -220,6 +231,99 @@ def write_pages(uris: list[str], config: Any, files: Any, nav: Any, env: Any) ->
     return out
 
 
+# --- the Markdown of the generated pages ---------------------------------------------------------
+
+
+def markdown_fingerprint(config: Any, files: Any) -> str:
+    """What rendering a page's Markdown depends on besides its text: the Markdown configuration, the
+    installed versions, the files a link may point to (and their URLs), this package's docs code."""
+    h = hashlib.sha256(("md" + _FORMAT).encode())
+    h.update(repr(_versions()).encode())
+    config_file = getattr(config, "config_file_path", None)
+    if config_file and os.path.isfile(config_file):
+        h.update(Path(config_file).read_bytes())
+    for key in ("markdown_extensions", "mdx_configs", "use_directory_urls", "validation"):
+        h.update(f"{key}={config.get(key)!r}\n".encode())
+    h.update(repr(sorted((f.src_uri, f.url) for f in files)).encode())
+    _folder_digest(Path(__file__).parent, h)
+    h.update(str(logging.getLogger("mkdocs").getEffectiveLevel()).encode())  # links are kept above DEBUG only
+    return h.hexdigest()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _stub(markdown: str) -> str | None:
+    """The page's first `# heading` line: all mkdocs needs to render for the page's title."""
+    for line in markdown.split("\n"):
+        if line.startswith("# "):
+            return line + "\n"
+    return None
+
+
+class _Records(logging.Handler):
+    """The records a page's rendering logs (INFO and above), to be logged again where the page is used."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.records: list[tuple[str, int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append((record.name, record.levelno, record.getMessage()))
+
+
+def _rendered(page: Any, markdown: str, records: list[tuple[str, int, str]]) -> dict[str, Any]:
+    """What rendering set on a page, as plain data."""
+    links = page.links_to_anchors
+    return {"markdown": _digest(markdown), "content": page.content, "title": page.title, "toc": _toc(page.toc),
+            "anchors": sorted(page.present_anchor_ids or ()), "records": records,
+            "links": None if links is None else {f.src_uri: dict(d) for f, d in links.items()}}
+
+
+def render_pages(uris: list[str], config: Any, files: Any) -> dict[str, dict[str, Any]]:
+    """In the copy: each page's Markdown read and rendered as mkdocs' page loop does (the page_markdown
+    events, `Page.render`), and what rendering set on it; a page that fails is left out."""
+    handler = _Records()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    out: dict[str, dict[str, Any]] = {}
+    for uri in uris:
+        file = files.get_file_from_path(uri)
+        page = file.page if file is not None else None
+        if page is None:
+            continue
+        handler.records = []
+        try:
+            page.read_source(config)
+            page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+            markdown = page.markdown
+            page.render(config, files)
+        except Exception:  # noqa: BLE001 - rendered again where the site is written, and fails there
+            continue
+        out[uri] = _rendered(page, markdown, handler.records)
+    return out
+
+
+def _apply(page: Any, result: dict[str, Any], files: Any) -> None:
+    from mkdocs.structure.toc import AnchorLink, TableOfContents
+
+    def links(items: list[Any]) -> list[Any]:
+        made = []
+        for title, anchor, level, children in items:
+            link = AnchorLink(title, anchor, level)
+            link.children = links(children)
+            made.append(link)
+        return made
+
+    page.toc = TableOfContents(links(result["toc"]))
+    page.present_anchor_ids = set(result["anchors"])
+    if result["links"] is not None:
+        page.links_to_anchors = {files.get_file_from_path(uri): d for uri, d in result["links"].items()}
+    for name, level, message in result["records"]:
+        logging.getLogger(name).log(level, message)
+
+
 # --- one build ------------------------------------------------------------------------------------
 
 
@@ -236,7 +340,96 @@ class PageOutputs:
         self.held: dict[str, tuple[Any, list[dict[str, Any]]]] = {}  # page -> (its search front matter, entries)
         self.warnings = _Warnings()
         self.hits = self.from_copy = 0
+        # The Markdown stage (start_rendering, markdown, content): what rendering set on each page.
+        self.md_keys: dict[str, str] = {}
+        self.rendered: dict[str, dict[str, Any]] = {}  # page -> its rendering (cache or copy)
+        self.md_copy: processes.Copy[dict[str, dict[str, Any]]] | None = None
+        self.md_copy_pages: set[str] = set()
+        self.stubbed: dict[str, tuple[dict[str, Any], str]] = {}  # page -> (its rendering, its full Markdown)
+        self.md_written: dict[str, dict[str, Any]] = {}  # Markdown key -> rendering made this build
+        self.md_hits = self.md_from_copy = 0
+        self.records = _Records()
+        self.capturing: str | None = None
         logging.getLogger("mkdocs").addHandler(self.warnings)
+        logging.getLogger("mkdocs").addHandler(self.records)
+
+    def start_rendering(self, sources: dict[str, str], config: Any, files: Any, fork: bool) -> None:
+        """Before mkdocs reads the pages: key each generated page's Markdown by its source, take the
+        renderings the cache holds and start a copy rendering the last of the others."""
+        from mkdocs.structure.files import InclusionLevel
+
+        order = [f.src_uri for f in files.documentation_pages(inclusion=InclusionLevel.is_included)
+                 if f.src_uri in sources and "<!-- xlate:" not in sources[f.src_uri]]  # placeholders: filled per build
+        if not order:
+            return
+        fingerprint = markdown_fingerprint(config, files)
+        self.md_keys = {uri: hashlib.sha256((fingerprint + uri + "\0" + sources[uri]).encode("utf-8")).hexdigest()
+                        for uri in order}
+        if cache_enabled():
+            folder = cache_folder()
+            for uri, key in self.md_keys.items():
+                got = _load_rendered(folder, key)
+                if got is not None:
+                    self.rendered[uri] = got
+        self.md_hits = len(self.rendered)
+        misses = [uri for uri in order if uri not in self.rendered]
+        if fork and len(misses) >= 4:
+            # The last pages of mkdocs' loop, about half the bytes: this process renders the first ones meanwhile.
+            cost = [len(sources[uri]) for uri in misses]
+            half, total, k = 0, sum(cost), len(misses)
+            while k > 0 and half + cost[k - 1] <= total / 2:
+                k -= 1
+                half += cost[k]
+            self.md_copy = processes.start_copy(functools.partial(render_pages, misses[k:], config, files))
+            if self.md_copy is not None:
+                self.md_copy_pages = set(misses[k:])
+
+    def _take_md_copy(self) -> None:
+        copy, self.md_copy = self.md_copy, None
+        if copy is not None:
+            got = copy.result(dict)
+            if isinstance(got, dict):
+                for uri, result in got.items():
+                    if uri in self.md_copy_pages:
+                        self.rendered[uri] = result
+                        self.md_from_copy += 1
+        self.md_copy_pages = set()
+
+    def markdown(self, page: Any, markdown: str) -> str:
+        """page_markdown, last: for a page whose rendering is known (for this very Markdown), only its
+        heading is left to render (mkdocs takes the title from it); `content` puts the rest back."""
+        uri = page.file.src_uri
+        if uri not in self.md_keys:
+            return markdown
+        if uri in self.md_copy_pages:
+            self._take_md_copy()
+        result = self.rendered.get(uri)
+        stub = _stub(markdown) if result is not None and result["markdown"] == _digest(markdown) else None
+        if result is not None and stub is not None:
+            self.stubbed[uri] = (result, markdown)
+            self.capturing = None
+            return stub
+        self.capturing = uri  # rendered here: its rendering is kept for the cache
+        self.records.records = []
+        return markdown
+
+    def content(self, page: Any, html: str, config: Any, files: Any) -> str:
+        """page_content, first: the page's rendering put back (or kept for the cache)."""
+        uri = page.file.src_uri
+        held = self.stubbed.pop(uri, None)
+        if held is not None:
+            result, markdown = held
+            page.markdown = markdown
+            if page.title != result["title"]:  # not the heading mkdocs took the title from: render it all here
+                page.render(config, files)
+                return str(page.content)
+            _apply(page, result, files)
+            self.md_written[self.md_keys[uri]] = result
+            return str(result["content"])
+        if self.capturing == uri:
+            self.capturing = None
+            self.md_written[self.md_keys[uri]] = _rendered(page, page.markdown, list(self.records.records))
+        return html
 
     def prepare(self, generated: set[str], config: Any, files: Any, nav: Any, env: Any, vocabulary: str,
                 fork: bool) -> None:
@@ -332,14 +525,22 @@ class PageOutputs:
             self.written[key] = (output, self.entries_here.pop(uri))
 
     def finish(self, store: bool) -> None:
-        """After the build: the copy reaped; the outputs stored when the build logged no warning."""
-        if self.copy is not None:
-            self.copy.kill()
-            self.copy = None
+        """After the build: the copies reaped; the renderings and outputs stored when the build logged no
+        warning."""
+        for copy in (self.copy, self.md_copy):
+            if copy is not None:
+                copy.kill()
+        self.copy = self.md_copy = None
         logging.getLogger("mkdocs").removeHandler(self.warnings)
-        if store and cache_enabled() and not self.warnings.count and self.keys:
-            written = _store(cache_folder(), self.written, set(self.keys.values()))
+        logging.getLogger("mkdocs").removeHandler(self.records)
+        if store and cache_enabled() and not self.warnings.count and (self.keys or self.md_keys):
+            values: dict[str, Any] = {f"{key}.page": value for key, value in self.written.items()}
+            values.update((f"{key}.render", value) for key, value in self.md_written.items())
+            keep = {f"{key}.page" for key in self.keys.values()} | {f"{key}.render" for key in self.md_keys.values()}
+            written = _store(cache_folder(), values, keep)
             _log.debug("page cache: %d written", written)
+        _log.debug("generated pages rendered: %d from the cache, %d by the second process, %d here",
+                   self.md_hits, self.md_from_copy, len(self.md_keys) - self.md_hits - self.md_from_copy)
         _log.debug("generated pages: %d from the cache, %d written by the second process, %d here",
                    self.hits, self.from_copy, len(self.keys) - self.hits - self.from_copy)
 
