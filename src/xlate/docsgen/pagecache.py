@@ -32,6 +32,7 @@ import functools
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,11 @@ from xlate import processes
 TEMPLATE = "xlate-prebuilt.html"
 _FORMAT = "1"  # bump when what a cache file holds changes
 _log = logging.getLogger("mkdocs.hooks.xlate")
+# The share of the uncached generated pages (by cost) each copy takes: this process also has the hand-written
+# pages, the static files and the search index to do. Tuned on the 2-core build machine with the waits the
+# debug log prints (`mkdocs build -v`): with more, this process waited seconds for the copies.
+RENDER_SHARE = 0.5
+WRITE_SHARE = 0.6
 
 
 def copies_enabled() -> bool:
@@ -348,6 +354,7 @@ class PageOutputs:
         self.stubbed: dict[str, tuple[dict[str, Any], str]] = {}  # page -> (its rendering, its full Markdown)
         self.md_written: dict[str, dict[str, Any]] = {}  # Markdown key -> rendering made this build
         self.md_hits = self.md_from_copy = 0
+        self.waited = self.md_waited = 0.0  # seconds this process waited for each copy (tuning SHARE)
         self.records = _Records()
         self.capturing: str | None = None
         logging.getLogger("mkdocs").addHandler(self.warnings)
@@ -377,7 +384,7 @@ class PageOutputs:
             # The last pages of mkdocs' loop, about half the bytes: this process renders the first ones meanwhile.
             cost = [len(sources[uri]) for uri in misses]
             half, total, k = 0, sum(cost), len(misses)
-            while k > 0 and half + cost[k - 1] <= total / 2:
+            while k > 0 and half + cost[k - 1] <= total * RENDER_SHARE:
                 k -= 1
                 half += cost[k]
             self.md_copy = processes.start_copy(functools.partial(render_pages, misses[k:], config, files))
@@ -387,7 +394,9 @@ class PageOutputs:
     def _take_md_copy(self) -> None:
         copy, self.md_copy = self.md_copy, None
         if copy is not None:
+            start = time.perf_counter()
             got = copy.result(dict)
+            self.md_waited += time.perf_counter() - start
             if isinstance(got, dict):
                 for uri, result in got.items():
                     if uri in self.md_copy_pages:
@@ -456,7 +465,7 @@ class PageOutputs:
             # half the bytes: a page's theme output costs about the same whatever its size, plus its HTML's.
             cost = [1 + len(p.content or "") / 20_000 for p in misses]
             half, total, k = 0.0, sum(cost), len(misses)
-            while k > 0 and half + cost[k - 1] <= total / 2:
+            while k > 0 and half + cost[k - 1] <= total * WRITE_SHARE:
                 k -= 1
                 half += cost[k]
             uris = [p.file.src_uri for p in misses[k:]]
@@ -470,7 +479,9 @@ class PageOutputs:
     def _take_copy(self) -> None:
         copy, self.copy = self.copy, None
         if copy is not None:
+            start = time.perf_counter()
             got = copy.result(dict)
+            self.waited += time.perf_counter() - start
             if isinstance(got, dict):
                 for uri, value in got.items():
                     if uri in self.copy_pages:
@@ -539,10 +550,10 @@ class PageOutputs:
             keep = {f"{key}.page" for key in self.keys.values()} | {f"{key}.render" for key in self.md_keys.values()}
             written = _store(cache_folder(), values, keep)
             _log.debug("page cache: %d written", written)
-        _log.debug("generated pages rendered: %d from the cache, %d by the second process, %d here",
-                   self.md_hits, self.md_from_copy, len(self.md_keys) - self.md_hits - self.md_from_copy)
-        _log.debug("generated pages: %d from the cache, %d written by the second process, %d here",
-                   self.hits, self.from_copy, len(self.keys) - self.hits - self.from_copy)
+        _log.debug("generated pages rendered: %d from the cache, %d by the second process, %d here (waited %.2f s)",
+                   self.md_hits, self.md_from_copy, len(self.md_keys) - self.md_hits - self.md_from_copy, self.md_waited)
+        _log.debug("generated pages: %d from the cache, %d written by the second process, %d here (waited %.2f s)",
+                   self.hits, self.from_copy, len(self.keys) - self.hits - self.from_copy, self.waited)
 
 
 _ABSENT = object()
