@@ -239,3 +239,32 @@ def test_the_prebuilt_template_prints_the_output_or_is_main_html() -> None:
     assert prebuilt.render(page="P", xlate_prebuilt=Markup("<p>made before</p>")) == "<p>made before</p>"
     assert prebuilt.render(page="P") == env.get_template("main.html").render(page="P") == "<html>P</html>"
     assert prebuilt.render(page="P", xlate_prebuilt=None) == "<html>P</html>"
+
+
+def test_the_fingerprint_covers_the_sites_own_theme_folder(tmp_path: Path) -> None:
+    import importlib.util
+
+    class Theme:
+        spec = importlib.util.find_spec("mkdocs")
+        dirs = [str(tmp_path)] + ([str(Path(spec.origin).parent / "templates")] if spec and spec.origin else [])
+
+    assert pagecache._own_theme_dirs(Theme()) == [tmp_path.resolve()]
+
+
+@pytest.mark.slow
+def test_a_changed_glossary_gets_the_site_an_uncached_build_makes(tmp_path: Path) -> None:
+    """A warm cache from the old glossary, then an edit: a changed concept's title shows on every page's
+    navigation, so nothing stale may be reused; the site equals the one built without any cache."""
+    root = write_glossary(tmp_path / "g")
+    cache = tmp_path / "cache"
+    assert build_minimal_site(tmp_path / "before", root, cache).returncode == 0
+    warp = root / "execution-model" / "warp.yaml"
+    warp.write_text(warp.read_text(encoding="utf-8").replace("title: Warp", "title: Warp & wavefront")
+                    .replace("execute one instruction together", "issue one instruction together"), encoding="utf-8")
+    warm = build_minimal_site(tmp_path / "warm", root, cache)
+    cold = build_minimal_site(tmp_path / "cold", root, tmp_path / "cache2", env={"XLATE_DOCS_CACHE": "0"})
+    assert warm.returncode == 0 and cold.returncode == 0, warm.stderr + cold.stderr
+    files, fresh = _site(tmp_path / "warm"), _site(tmp_path / "cold")
+    assert files == fresh, sorted(k for k in files if files[k] != fresh.get(k))
+    assert any(b"Warp &amp; wavefront" in v for k, v in files.items() if k.endswith(".html"))
+    assert not any(b"execute one instruction together" in v for v in files.values())

@@ -18,12 +18,13 @@ from typing import Any
 
 from xlate import processes
 from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from xlate.source_files import BINARY_SNIFF, MAX_BYTES, empty_result, read_source  # noqa: F401 (part of explain's surface)
+from xlate.source_files import check_utf8 as _check_utf8
+from xlate.source_files import error as _error
 
-MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
 # Seconds one file may take (parse, scan, rules) before it is reported as a per-file error. Every
 # stage is meant to be linear; this is the second line of defence against a shape nobody foresaw.
 FILE_TIMEOUT = 10.0
-BINARY_SNIFF = 8192
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 # Per-file error kinds that make the run fail (exit 2): the file could not be explained at all.
 FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "timeout"})
@@ -32,65 +33,6 @@ FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "
 # A file ran past its time budget (--file-timeout). A BaseException, so that the per-rule `except
 # Exception` guards let it through and the whole file stops, not just the rule it happened in.
 FileTimeout = processes.BudgetExceeded
-
-
-def _error(kind: str, message: str, line: int | None = None, column: int | None = None, **extra: Any) -> dict[str, Any]:
-    err: dict[str, Any] = {"kind": kind, "message": message}
-    if line is not None:
-        err["line"] = line
-        err["column"] = column or 1
-    err.update(extra)
-    return err
-
-
-def empty_result(shown: str) -> dict[str, Any]:
-    return {"path": shown, "lines": 0, "annotations": [], "hazards": [], "errors": [], "symbols": {}}
-
-
-def read_source(path: Path, result: dict[str, Any]) -> bytes | None:
-    """The file's bytes, or None with a per-file error saying why not."""
-    from xlate.cuda.files import describe_os_error
-
-    import stat
-
-    try:
-        st = os.stat(path)
-        if stat.S_ISDIR(st.st_mode):
-            result["errors"].append(_error("read", "is a directory"))
-            return None
-        if not stat.S_ISREG(st.st_mode):  # a pipe or device would block or never end
-            result["errors"].append(_error("read", "not a regular file (pipe, socket or device); skipped"))
-            return None
-        size = st.st_size
-        if size > MAX_BYTES:
-            result["errors"].append(_error("too-large", f"file is {size / 1e6:.1f} MB, over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        result["errors"].append(_error("read", f"cannot read: {describe_os_error(exc)}"))
-        return None
-    if len(data) > MAX_BYTES:  # grew while we looked
-        result["errors"].append(_error("too-large", f"file is over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
-        return None
-    if not data.strip():
-        result["errors"].append(_error("empty", "empty file: nothing to explain"))
-        return None
-    if b"\0" in data[:BINARY_SNIFF]:
-        result["errors"].append(_error("binary", "binary file (NUL bytes): not source code; skipped"))
-        return None
-    return data
-
-
-def _check_utf8(source: bytes, result: dict[str, Any]) -> None:
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        from xlate.cuda.occurrences import LineIndex
-
-        line, col = LineIndex(source).position(exc.start)
-        result["errors"].append(_error("encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start}); "
-                                       "explained anyway, columns on lines with such bytes are approximate", line, col))
 
 
 def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None,

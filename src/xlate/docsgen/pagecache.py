@@ -100,6 +100,24 @@ def _folder_digest(folder: Path, h: Any) -> None:
         h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
 
 
+def _own_theme_dirs(theme: Any) -> list[Path]:
+    """The theme's template folders outside the installed packages (the site's custom folder): the
+    installed themes' own templates are covered by their versions."""
+    import importlib.util
+
+    installed = []
+    for name in ("material", "mkdocs"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            installed.append(Path(spec.origin).resolve().parent)
+    out = []
+    for folder in theme.dirs:
+        path = Path(folder).resolve()
+        if path.is_dir() and not any(path.is_relative_to(p) for p in installed):
+            out.append(path)
+    return out
+
+
 def site_fingerprint(config: Any, files: Any, nav: Any, vocabulary: str) -> str:
     """What every page's theme output may show of the site besides the page itself."""
     h = hashlib.sha256(_FORMAT.encode())
@@ -114,9 +132,8 @@ def site_fingerprint(config: Any, files: Any, nav: Any, vocabulary: str) -> str:
         h.update(f"{key}={config.get(key)!r}\n".encode())
     theme = config.theme
     h.update(repr(sorted((k, repr(v)) for k, v in theme.items())).encode())
-    custom = getattr(theme, "custom_dir", None)  # the theme's own templates are covered by its version
-    if custom and os.path.isdir(custom):
-        _folder_digest(Path(custom), h)
+    for folder in _own_theme_dirs(theme):
+        _folder_digest(folder, h)
     _folder_digest(Path(__file__).parent, h)  # this package's docs code (hooks, search annotations)
     h.update(repr(sorted(f.src_uri for f in files)).encode())
     for f in files.documentation_pages():
