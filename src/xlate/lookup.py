@@ -10,9 +10,9 @@ import sys
 from typing import Any, TextIO
 
 from xlate import kb
+from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 
 BACKEND_LABEL = {"cuda": "CUDA", "hip": "HIP/ROCm", "metal": "Metal", "triton": "Triton", "mlx": "MLX"}
-EXIT_OK, EXIT_NO_MATCH, EXIT_USAGE = 0, 1, 2
 
 
 def _wrap(text: str, width: int, indent: str) -> str:
@@ -132,14 +132,14 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     err = sys.stderr
     if backend is not None and backend not in kb.BACKENDS:
         print(f"error: unknown backend {backend!r}; choose from {', '.join(kb.BACKENDS)}", file=err)
-        return EXIT_USAGE
+        return EXIT_ERROR
     if fmt not in ("text", "json"):
         print(f"error: unknown format {fmt!r}; choose text or json", file=err)
-        return EXIT_USAGE
+        return EXIT_ERROR
     cleaned = kb.clean_query(query)
     if not cleaned:
         print("error: empty query; try a term from any vendor, e.g. `xlate lookup wavefront`", file=err)
-        return EXIT_USAGE
+        return EXIT_ERROR
     try:
         index = kb.load_index()
     except kb.IndexBuildError as exc:
@@ -174,13 +174,13 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
             payload["suggestions"] = kb.suggestions(index, cleaned)
         json.dump(payload, out, indent=2)
         out.write("\n")
-        return EXIT_OK if found else EXIT_NO_MATCH
+        return EXIT_OK if found else EXIT_FINDINGS
     if not found:
         near = kb.suggestions(index, cleaned)
         hint = f" Nearest terms: {', '.join(near)}." if near else ""
         shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
-        return EXIT_NO_MATCH
+        return EXIT_FINDINGS
     row_cards = [row_card(r, s, cleaned) for r, s in rows]
     concept_cards = [card(index, matches[0])] if matches else []
     parts = row_cards + ([gpu_card(gpu)] if gpu else []) + concept_cards

@@ -9,10 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from xlate import processes
+from xlate.errors import EXIT_ERROR, EXIT_OK
 from xlate.translate.options import Options
 from xlate.translate.report import Report, render_text
 
-EXIT_OK, EXIT_ERROR = 0, 2
+# Unless --jobs says otherwise, below this much source worker processes cost more than they save: forking,
+# sending the results back and reaping take about as long as translating ~300 KB in one process
+# (benchmarks/bench_translate.py).
+POOL_MIN_BYTES = 256 * 1024
 _FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "write"})
 
 
@@ -74,42 +79,31 @@ def _read_plain(path: Path) -> bytes | None:
 
 # --- many files, in processes ---------------------------------------------------------------------
 
-_W: dict[str, Any] = {}
-
-
-def _init(root: str | None, options: Options, parent: int) -> None:
-    import signal
-
-    from xlate import explain
-    from xlate import kb
-
-    explain.die_with_parent(parent)  # a killed translate leaves no worker behind
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to answer
-
-    _W["smap"] = kb.load_symbols(Path(root) if root else None)
-    _W["options"] = options
-    explain.load_rules()
-    explain.quiet_gc()
-
-
-def _work(job: Any) -> dict[str, Any]:
-    res = translate_job(job, _W["smap"], _W["options"])
-    res["report"] = res["report"].as_json()  # a Report of Counters pickles larger and slower
+def _work(job: Any, smap: Any, options: Options) -> dict[str, Any]:
+    """One file in a worker: its result as plain data (a Report of Counters packs larger and slower)."""
+    res = translate_job(job, smap, options)
+    res["report"] = res["report"].as_json()
     return res
 
 
 def run_jobs(jobs: list[Any], smap: Any, options: Options, workers: int, root: Path | None) -> list[dict[str, Any]]:
+    """Every job's result, in order: in `workers` forked processes (each with a share of the files by
+    size; this one waits) when there are at least two files a worker, else here."""
     from xlate import explain
 
-    if workers > 1 and len(jobs) >= 2 * workers:
-        explain.load_rules()  # imported once here: forked workers inherit the modules
-        results: list[dict[str, Any]] = []
-        explain.map_in_workers(_work, jobs, workers, _init, (str(root) if root else None, options, os.getpid()),
-                               results.append)
+    explain.load_rules()  # imported once here: forked workers inherit the modules
+    if workers > 1 and len(jobs) >= 2 * workers and processes.can_fork():
+        sizes = []
+        for job in jobs:
+            try:
+                sizes.append(os.stat(job.source).st_size)
+            except (OSError, ValueError, TypeError):
+                sizes.append(0)
+        shares = processes.shares(sizes, workers)  # every share to a worker (here=False): none starts behind
+        results = processes.split(jobs, shares, lambda job: _work(job, smap, options), here=False)
         for r in results:
             r["report"] = _report_from_json(r["report"])
         return results
-    explain.load_rules()
     return [translate_job(job, smap, options) for job in jobs]
 
 
@@ -148,10 +142,8 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         return report(exc, stderr)
     if jobs and jobs > 0:
         workers = jobs
-    else:  # as explain: a pool only pays for itself on enough source
-        from xlate import explain
-
-        big = explain.source_bytes(j.source for j in planned) >= explain.POOL_MIN_BYTES
+    else:  # workers only pay for themselves on enough source
+        big = processes.source_bytes((j.source for j in planned), POOL_MIN_BYTES) >= POOL_MIN_BYTES
         workers = min(os.cpu_count() or 1, 4) if big else 1
     results = run_jobs(planned, smap, options, workers, glossary)
     total = Report()
@@ -207,15 +199,8 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     options = Options(roc=args.roc, launch_syntax=args.launch_syntax, warp_sync=args.warp_sync,
                       annotate=not args.no_annotate, runtime_include=not args.no_runtime_include)
-    from xlate.explain import quiet_gc
-
-    quiet_gc()
-    try:
-        return run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
-                   args.jobs, args.glossary)
-    except KeyboardInterrupt:
-        from xlate.errors import EXIT_INTERRUPTED
-
-        print("xlate translate: interrupted; each file already written is complete (written atomically), the rest were not",
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
+    processes.quiet_gc()
+    return processes.interruptible(
+        "xlate translate", "each file already written is complete (written atomically), the rest were not",
+        lambda: run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
+                    args.jobs, args.glossary))
