@@ -12,6 +12,7 @@ from typing import Any
 
 from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors, widen
 from xlate.translate.edits import Edits, line_starts
+from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -60,17 +61,26 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     edits = Edits(source)
     report = result.report
     claimed: set[int] = set()
+    notes = Notes()
 
-    settled = macros.rewrite(tree, source, edits, report, claimed)
-    calls.rewrite(found, source, starts, smap, edits, report, options, claimed)
-    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
+    # Names the file defines as its own functions keep their names everywhere in it (a user's
+    # `__ldcs` overload is not CUDA's), so their occurrences take part in no rewrite.
+    own = names.own_functions(found)
+    for name, node in own.items():
+        notes.add_at(starts, node, f"kept {name}: this file defines its own {name}; it and its calls keep the name",
+                     report, "user-defined function")
+    if own:
+        found = [(o, e) for o, e in found if o[2] not in own]
+    settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
+    calls.rewrite(found, source, starts, smap, edits, report, options, claimed, notes)
+    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     before_masks = set(claimed)
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
     settled |= widen.rewrite(view, smap, edits, report, options, claimed)
-    names.rewrite(found, source, starts, edits, report, options, claimed, smap)
+    names.rewrite(found, source, starts, edits, report, options, claimed, smap, notes)
     optin.rewrite(tree, found, source, starts, smap, edits, report, options, claimed - before_masks)
-    now = headers.rewrite(found, source, edits, report, options)
+    now = headers.rewrite(found, source, edits, report, options, tree, shown, notes, starts, smap)
     vectors.rewrite(tree, source, edits, report)
     if options.launch_syntax == "ggl":
         launch.rewrite(tree, source, edits, report)
@@ -82,6 +92,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     found_hazards = explain.run_rules(shown, source, tree, [o for o, _ in found], scratch, rules, locator)
     for err in scratch["errors"]:
         result.errors.append(_error(err["kind"], err["message"]))
+    notes.write(source, starts, edits, options.annotate)  # above any hazard comment of the same line
     hazards.annotate(hazards.hip_hazards(found_hazards), source, starts, edits, report, settled, options.annotate)
 
     text = edits.apply()

@@ -28,6 +28,39 @@ class PlanError(NamedTuple):
     message: str
 
 
+# The files of the current run that are written under another name (a .cu file as .hip): the real
+# path of each source -> its output's file name, and the folders the inputs were given as. Set by
+# plan(), read by renamed_include() while the files are translated (worker processes are forked
+# after planning, so they see it). The resolution below is deliberately small: the include's path
+# relative to the including file's folder, then relative to each input root.
+_RENAMED: dict[str, str] = {}
+_ROOTS: list[str] = []
+
+
+def renamed_include(including: str, written: str) -> str | None:
+    """The path to write in `#include "written"` of the file `including` when the included file is
+    translated under another name in this run (same folders, new file name); else None."""
+    if not _RENAMED or written.startswith("/"):
+        return None
+    candidates = [os.path.join(os.path.dirname(os.path.abspath(including)), written)]
+    candidates += [os.path.join(root, written) for root in _ROOTS]
+    for path in candidates:
+        new = _RENAMED.get(os.path.realpath(path))
+        if new is not None:
+            head, _, _ = written.rpartition("/")
+            return f"{head}/{new}" if head else new
+    return None
+
+
+def record_renames(jobs: list[Job], roots: list[str]) -> None:
+    """Remember which sources of this run get a new file name, and the input roots."""
+    _RENAMED.clear()
+    _ROOTS[:] = [os.path.realpath(r) for r in roots]
+    for job in jobs:
+        if job.target is not None and job.target.name != job.source.name:
+            _RENAMED[os.path.realpath(job.source)] = job.target.name
+
+
 def hip_name(name: str, keep_extension: bool) -> str:
     if not keep_extension and name.endswith(".cu"):
         return name[:-3] + ".hip"
@@ -105,6 +138,7 @@ def plan(paths: list[str], out: str | None, in_place: bool, keep_extension: bool
         if key is not None:
             seen[key] = job.shown
         kept.append(job)
+    record_renames(kept, [p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths])
     return kept, errors, None
 
 
