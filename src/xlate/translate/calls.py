@@ -192,7 +192,7 @@ def _by_pointee(node: Node, written: str, spec: dict[str, Any], entry: Any, type
     claimed.add(node.start_byte)
     if pointed is not None:
         report.unknown[f"{written} on {pointed}"] += 1
-        why = f"{target} is not proven to compile for a {pointed} pointer"
+        why = f"{target} is not proven to compile for a pointer to {pointed}"
     elif call is None:
         why = f"{target} takes other arguments and the name is not called here"
     else:

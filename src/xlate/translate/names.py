@@ -151,7 +151,7 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
         if why == "same" or target == written:
             continue
         if shape_unproven(entry):
-            caveat = " ".join((entry.hip_caveat or "").split())
+            caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
             notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"
                       + (f" ({caveat})" if caveat else "") + "; port this call by hand", report, "call shape differs")
             continue
