@@ -23,7 +23,6 @@ from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
-RUNTIME = "hip/hip_runtime.h"
 # Library families whose rows have rocBLAS-style second answers (HIPIFY's *_supported_by_ROC tables).
 ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
 # hip_runtime_api.h alone is not enough: it lacks the kernel language (threadIdx, __global__, launches)

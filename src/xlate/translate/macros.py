@@ -24,10 +24,7 @@ from xlate.translate.edits import Edits, line_starts
 from xlate.translate.notes import Notes
 from xlate.translate.report import Report
 
-_CONDITIONS = {"preproc_if": "condition", "preproc_elif": "condition"}
 _IFDEF = ("preproc_ifdef", "preproc_elifdef")
-# Operators under which a macro's value only matters for its truth.
-_TRUTH_PARENTS = frozenset({"preproc_if", "preproc_elif", "parenthesized_expression"})
 
 
 _CONDITION_KEYS = {"hip": str, "test": str, "pass": str, "source": str}

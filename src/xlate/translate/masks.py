@@ -33,7 +33,6 @@ LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_s
 # 32-bit mask), which needs ROCm 6.2 or later and the opt-in macro, as the rows say.
 MASK64_ONLY = ("__match_any_sync", "__match_all_sync")
 MASK64 = b"0xffffffffffffffffull"
-FIXES = ("XL010", "XL011")  # the hazards a fixed call no longer has
 
 
 def _full32(mask: Node, consts: dict[str, int] | None, src: SourceView) -> tuple[bool, dict[str, int] | None]:
