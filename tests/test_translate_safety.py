@@ -312,3 +312,21 @@ def test_the_header_apis_agree_with_the_api_families() -> None:
             assert families[header].headers[header] is not None, header
     library = {h for f in tables.families for h, t in f.headers.items() if t and not t.startswith("hip/") and f.match}
     assert library <= set(apis()), sorted(library - set(apis()))
+
+
+def test_a_function_defined_in_a_projects_header_keeps_its_name_in_the_files_including_it(tmp_path: Path) -> None:
+    from xlate.translate.cli import run
+
+    src = tmp_path / "src"
+    (src / "include").mkdir(parents=True)
+    (src / "include" / "compat.cuh").write_text(
+        "#pragma once\ntemplate <class T> __device__ T __ldcs(const T* p) { return *p; }\n", encoding="utf-8")
+    (src / "kernel.cu").write_text('#include "include/compat.cuh"\n'
+                                   "__global__ void k(const float* f, float* o) { o[0] = __ldcs(f); }\n", encoding="utf-8")
+    (src / "other.cu").write_text("__global__ void k(const float* f, float* o) { o[0] = __ldcs(f); }\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert run([str(src)], out=str(out), summary="none") == 0
+    kernel = (out / "kernel.hip").read_text(encoding="utf-8")
+    assert "o[0] = __ldcs(f);" in kernel and "// xlate: kept __ldcs: include/compat.cuh defines its own __ldcs" in kernel
+    assert "template <class T> __device__ T __ldcs(const T* p)" in (out / "include" / "compat.cuh").read_text(encoding="utf-8")
+    assert "o[0] = __builtin_nontemporal_load(f);" in (out / "other.hip").read_text(encoding="utf-8")  # no such header

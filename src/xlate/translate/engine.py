@@ -7,6 +7,7 @@ follow, launches (which enclose other rewrites) come last, then the hazard comme
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +71,13 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     for name, node in own.items():
         notes.add_at(starts, node, f"kept {name}: this file defines its own {name}; it and its calls keep the name",
                      report, "user-defined function")
+    inherited = {n: where for n, where in included_functions(shown, source, smap).items() if n not in own}
+    for o, _ in found:
+        where = inherited.pop(o[2], None) if o[2] in inherited else None
+        if where is not None:
+            notes.add_at(starts, o[6] if o[6] is not None else tree.root_node, f"kept {o[2]}: {where} defines its "
+                         f"own {o[2]}, so its calls here keep the name", report, "user-defined function")
+            own[o[2]] = o[6]
     if own:
         found = [(o, e) for o, e in found if o[2] not in own]
     settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
@@ -101,6 +109,52 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     result.text = text
     result.changed = text != source
     return result
+
+
+# Per process: the real path of a file of the run -> the mapped names it defines as functions.
+_OWN_IN_FILE: dict[str, frozenset[str]] = {}
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def included_functions(shown: str, source: bytes, smap: Any) -> dict[str, str]:
+    """Names that the project's own headers included by this file (directly or through others of
+    the same run) define as functions: name -> the header's name as included. Resolved through
+    output.resolve_include, so only files of the run count; each is parsed once per process."""
+    from xlate.translate import output
+
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    stack: list[tuple[str, bytes]] = [(shown, source)]
+    while stack:
+        including, text = stack.pop()
+        for m in _QUOTED_INCLUDE.finditer(text):
+            written = m.group(1).decode("utf-8", "replace")
+            path = output.resolve_include(including, written)
+            if path is None or path in seen:
+                continue
+            seen.add(path)
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            for name in _own_in_file(path, data, smap):
+                out.setdefault(name, written)
+            stack.append((path, data))
+    return out
+
+
+def _own_in_file(path: str, data: bytes, smap: Any) -> frozenset[str]:
+    names_found = _OWN_IN_FILE.get(path)
+    if names_found is None:
+        from xlate.cuda import occurrences as oc
+        from xlate.cuda import prepare
+        from xlate.cuda.parser import parse
+
+        tree = parse(prepare.for_parsing(data))
+        names_found = frozenset(names.own_functions(oc.find_entries(tree, data, smap)))
+        _OWN_IN_FILE[path] = names_found
+    return names_found
 
 
 _HIP_RULES: list[Any] | None = None

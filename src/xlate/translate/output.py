@@ -34,29 +34,47 @@ class PlanError(NamedTuple):
 # after planning, so they see it). The resolution below is deliberately small: the include's path
 # relative to the including file's folder, then relative to each input root.
 _RENAMED: dict[str, str] = {}
+_SOURCES: set[str] = set()  # the real path of every source of the run
 _ROOTS: list[str] = []
+
+
+def _candidates(including: str, written: str) -> list[str]:
+    if written.startswith("/"):
+        return [written]
+    out = [os.path.join(os.path.dirname(os.path.abspath(including)), written)]
+    return out + [os.path.join(root, written) for root in _ROOTS]
+
+
+def resolve_include(including: str, written: str) -> str | None:
+    """The real path of the file of this run that `#include "written"` in `including` names, or None
+    (a system header, a file outside the inputs)."""
+    if not _SOURCES:
+        return None
+    for path in _candidates(including, written):
+        real = os.path.realpath(path)
+        if real in _SOURCES:
+            return real
+    return None
 
 
 def renamed_include(including: str, written: str) -> str | None:
     """The path to write in `#include "written"` of the file `including` when the included file is
     translated under another name in this run (same folders, new file name); else None."""
-    if not _RENAMED or written.startswith("/"):
+    real = resolve_include(including, written) if _RENAMED else None
+    new = _RENAMED.get(real) if real is not None else None
+    if new is None:
         return None
-    candidates = [os.path.join(os.path.dirname(os.path.abspath(including)), written)]
-    candidates += [os.path.join(root, written) for root in _ROOTS]
-    for path in candidates:
-        new = _RENAMED.get(os.path.realpath(path))
-        if new is not None:
-            head, _, _ = written.rpartition("/")
-            return f"{head}/{new}" if head else new
-    return None
+    head, _, _ = written.rpartition("/")
+    return f"{head}/{new}" if head else new
 
 
 def record_renames(jobs: list[Job], roots: list[str]) -> None:
-    """Remember which sources of this run get a new file name, and the input roots."""
+    """Remember the sources of this run, which of them get a new file name, and the input roots."""
     _RENAMED.clear()
+    _SOURCES.clear()
     _ROOTS[:] = [os.path.realpath(r) for r in roots]
     for job in jobs:
+        _SOURCES.add(os.path.realpath(job.source))
         if job.target is not None and job.target.name != job.source.name:
             _RENAMED[os.path.realpath(job.source)] = job.target.name
 
