@@ -200,6 +200,15 @@ def test_a_condition_that_compares_the_arch_value_keeps_every_test_of_it() -> No
     assert rep["unknown"]["__CUDA_ARCH__ (value test)"] == 2
 
 
+def test_an_elif_keeps_the_macro_its_if_compares() -> None:
+    """`#if __CUDA_ARCH__ >= 800 / #elif defined(__CUDA_ARCH__)`: under HIP the comparison reads 0, so
+    a mapped #elif would take sm_80's device code into its own branch; the chain is kept whole."""
+    text, _ = tr("#if __CUDA_ARCH__ >= 800\nint a;\n#elif defined(__CUDA_ARCH__)\nint b;\n#endif\n"
+                 "#ifdef __CUDA_ARCH__\nint d;\n#endif\n", name="g.h")
+    assert "#elif defined(__CUDA_ARCH__)" in text and "#ifdef __HIP_DEVICE_COMPILE__" in text
+    assert "(or its #if/#elif chain)" in text
+
+
 @pytest.mark.parametrize("definition", [
     "__device__ float __ldcs(const float* p) { return *p; }",
     "template <class T> __device__ T __ldcs(const T* p) { return *p; }",

@@ -118,6 +118,8 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: se
         return settled
     notes = notes if notes is not None else Notes()
     starts = starts if starts is not None else line_starts(source)
+    planned = []
+    compared_in_chain: dict[int, set[str]] = {}
     for directive in _directive_nodes(tree, source):
         if directive.type in _IFDEF:
             name = directive.child_by_field_name("name")
@@ -125,7 +127,13 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: se
         else:
             cond = directive.child_by_field_name("condition")
             targets = list(_identifiers(cond)) if cond is not None else []
-        compared = {(n.text or b"").decode("utf-8", errors="replace") for n, d in targets if not d and not _truth_only(n)}
+        chain = _chain_root(directive)
+        compared_in_chain.setdefault(chain, set()).update(
+            (n.text or b"").decode("utf-8", errors="replace") for n, d in targets if not d and not _truth_only(n))
+        planned.append((directive, targets, chain))
+    for directive, targets, chain in planned:
+        # An #elif reads the same macros as its #if: a comparison anywhere in the chain keeps them all.
+        compared = compared_in_chain[chain]
         noted: set[str] = set()
         for node, defined_test in targets:
             claimed.add(node.start_byte)
@@ -150,12 +158,21 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: se
                 report.unknown[f"{text} (value test)"] += 1
                 if all(not d and not _truth_only(n) for n, d in targets if n.text == node.text):
                     continue  # compared only: explain's hazard comment (XL080/XL081) says what to do
-                message = (f"kept {text}: its value is compared in this condition, so none of its tests here is "
+                message = (f"kept {text}: its value is compared in this condition (or its #if/#elif chain), so none of its tests here is "
                            f"rewritten (mapping only its defined() test to {entry['hip']} would change what the "
                            f"condition selects); HIP defines no {text}: decide by hand what it should select")
                 notes.add(starts, directive.start_byte, message, report, "value test of a CUDA macro")
                 report.notes.append(message)
     return settled
+
+
+def _chain_root(directive: Node) -> int:
+    """The byte offset of the `#if`/`#ifdef` that starts the directive's #if/#elif/#else chain."""
+    node = directive
+    while node.type in ("preproc_elif", "preproc_elifdef") and node.parent is not None \
+            and node.parent.type in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
+        node = node.parent
+    return node.start_byte
 
 
 def _negated(node: Node, directive: Node) -> bool:
