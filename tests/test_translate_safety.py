@@ -222,6 +222,21 @@ def test_a_users_own_function_keeps_its_name_and_its_calls_too(definition: str) 
     assert rep["flagged"]["kept: user-defined function"] == 1
 
 
+def test_a_call_that_cannot_reach_the_users_overload_is_still_proven_and_rewritten() -> None:
+    """A project overload of __ldcs for its own type (under a guard, as compatibility shims are): a
+    call on a float pointer is CUDA's own (nvcc would reject a project overload for float as a
+    redefinition), so the proven builtin is written there; a call on the project's type, or on a
+    type the syntax does not show, keeps the name."""
+    text, _ = tr("typedef __nv_bfloat16 floatX;\n#if !((__CUDA_ARCH__ >= 800) || !defined(__CUDA_ARCH__))\n"
+                 "__device__ floatX __ldcs(const floatX* a) { return *a; }\n#endif\n"
+                 "struct S { const floatX* p; };\n"
+                 "__global__ void k(const floatX* x, const float* f, float* o, S s) {\n"
+                 "  o[0] = __ldcs(f);\n  o[1] = (float)__ldcs(x);\n  o[2] = (float)__ldcs(s.p);\n}\n")
+    assert "__device__ floatX __ldcs(const floatX* a)" in text
+    assert "o[0] = __builtin_nontemporal_load(f);" in text
+    assert "o[1] = (float)__ldcs(x);" in text and "o[2] = (float)__ldcs(s.p);" in text
+
+
 def test_without_a_users_definition_the_same_call_is_rewritten() -> None:
     text, _ = tr("__global__ void k(const float* f, float* o) { o[0] = __ldcs(f); }\n")
     assert "o[0] = __builtin_nontemporal_load(f);" in text

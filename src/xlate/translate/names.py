@@ -12,7 +12,7 @@ name, and so do its calls.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from tree_sitter import Node
 
@@ -99,33 +99,62 @@ def shape_unproven(entry: Any) -> bool:
 _DECLARATOR_PARENTS = frozenset({"function_definition", "declaration", "field_declaration", "template_declaration"})
 
 
-def own_functions(found: list[tuple[Any, Any]]) -> dict[str, Node]:
-    """Names the file defines or declares as functions (or function-like macros) that some row maps:
-    name -> the first declaring token. Only the declarator's own name counts, and a declaration only
-    where its parameters are typed (`dim3 g(n)` declares a variable, not a function)."""
-    own: dict[str, Node] = {}
+class OwnFunction(NamedTuple):
+    node: Node  # the first declaring token
+    # Pointee types of the first parameter over the file's overloads of the name (`floatX` for
+    # `T f(const floatX* p)`), or None where any argument may bind one (a template, a macro, a
+    # first parameter that is not a plain pointer).
+    pointees: frozenset[str] | None
+
+
+def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
+    """Names the file defines or declares as functions (or function-like macros) that some row maps.
+    Only the declarator's own name counts, and a declaration only where its parameters are typed
+    (`dim3 g(n)` declares a variable, not a function)."""
+    own: dict[str, OwnFunction] = {}
     for o, _ in found:
         node = o[6]
-        if node is None or node.type != "identifier" or o[2] in own:
+        if node is None or node.type != "identifier":
             continue
         parent = node.parent
+        pointee: str | None = None
         if parent is not None and parent.type == "preproc_function_def" and parent.child_by_field_name("name") == node:
-            own[o[2]] = node
+            pass
+        elif parent is None or parent.type != "function_declarator" or parent.child_by_field_name("declarator") != node:
             continue
-        if parent is None or parent.type != "function_declarator" or parent.child_by_field_name("declarator") != node:
-            continue
-        holder = parent.parent
-        while holder is not None and holder.type in ("pointer_declarator", "reference_declarator"):
-            holder = holder.parent
-        if holder is None or holder.type not in _DECLARATOR_PARENTS:
-            continue
-        params = parent.child_by_field_name("parameters")
-        typed = params is not None and all(p.type in ("parameter_declaration", "optional_parameter_declaration",
-                                                      "variadic_parameter_declaration", "comment")
-                                           for p in params.named_children)
-        if holder.type == "function_definition" or typed:
-            own[o[2]] = node
+        else:
+            holder = parent.parent
+            while holder is not None and holder.type in ("pointer_declarator", "reference_declarator"):
+                holder = holder.parent
+            if holder is None or holder.type not in _DECLARATOR_PARENTS:
+                continue
+            params = parent.child_by_field_name("parameters")
+            plist = [p for p in (params.named_children if params is not None else []) if p.type != "comment"]
+            typed = params is not None and all(p.type in ("parameter_declaration", "optional_parameter_declaration",
+                                                          "variadic_parameter_declaration") for p in plist)
+            if holder.type != "function_definition" and not typed:
+                continue
+            templated = holder.parent is not None and holder.parent.type == "template_declaration"
+            pointee = None if templated or not plist else _pointer_parameter(plist[0])
+        seen = own.get(o[2])
+        types = None if pointee is None else frozenset({pointee})
+        if seen is None:
+            own[o[2]] = OwnFunction(node, types)
+        else:
+            merged = None if seen.pointees is None or types is None else seen.pointees | types
+            own[o[2]] = OwnFunction(seen.node, merged)
     return own
+
+
+def _pointer_parameter(param: Node) -> str | None:
+    """`floatX` for a parameter `const floatX* p` (one pointer level), else None."""
+    typ, decl = param.child_by_field_name("type"), param.child_by_field_name("declarator")
+    if typ is None or decl is None or decl.type not in ("pointer_declarator", "abstract_pointer_declarator"):
+        return None
+    inner = decl.child_by_field_name("declarator")
+    if inner is not None and inner.type not in ("identifier",):
+        return None
+    return " ".join((typ.text or b"").decode("utf-8", "replace").split()) or None
 
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,
