@@ -140,13 +140,13 @@ def test_the_new_rewrites_are_idempotent() -> None:
 
 @pytest.mark.parametrize("body, message", [
     ("append: {}\n", "expected the mappings"),
-    ("append: {x: {hip: y, arity: 1, arguments: [], source: s}}\ntyped: {}\nsame_shape: {}\nerase: {}\n"
+    ("append: {x: {hip: y, arity: 1, arguments: [], source: s}}\ntyped: {}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
      "function_address: {}\n", None),
-    ("append: {x: {hip: y, arity: 1}}\ntyped: {}\nsame_shape: {}\nerase: {}\nfunction_address: {}\n",
+    ("append: {x: {hip: y, arity: 1}}\ntyped: {}\nmaskless: {}\nsame_shape: {}\nerase: {}\nfunction_address: {}\n",
      "append.x: expected exactly"),
-    ("append: {}\ntyped: {p: {keep: ['a;b'], accepts: [], any_cuda_type: false, source: s}}\nsame_shape: {}\nerase: {}\n"
+    ("append: {}\ntyped: {p: {keep: ['a;b'], accepts: [], any_cuda_type: false, source: s}}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
      "function_address: {}\n", "must be C spellings"),
-    ("append: {}\ntyped: {p: {keep: [], accepts: [int], any_cuda_type: maybe, source: s}}\nsame_shape: {}\nerase: {}\n"
+    ("append: {}\ntyped: {p: {keep: [], accepts: [int], any_cuda_type: maybe, source: s}}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
      "function_address: {}\n", "typed.p: expected exactly"),
     ("append: [\n", "not valid YAML"),
 ])

@@ -354,3 +354,37 @@ def test_a_function_defined_in_a_projects_header_keeps_its_name_in_the_files_inc
     assert "o[0] = __ldcs(f);" in kernel and "// xlate: kept __ldcs: include/compat.cuh defines its own __ldcs" in kernel
     assert "template <class T> __device__ T __ldcs(const T* p)" in (out / "include" / "compat.cuh").read_text(encoding="utf-8")
     assert "o[0] = __builtin_nontemporal_load(f);" in (out / "other.hip").read_text(encoding="utf-8")  # no such header
+
+
+def test_a_full_mask_shuffle_loses_its_mask_only_for_a_value_type_the_mask_less_form_takes() -> None:
+    """HIP's mask-less shuffles have no __hip_bfloat16 overload (the call is ambiguous); the _sync
+    template with a 64-bit mask takes it, and any type a template parameter may stand for."""
+    text, _ = tr("template <class T> __device__ T sum(T v) {\n  return v + __shfl_down_sync(0xffffffff, v, 1);\n}\n"
+                 "__global__ void k(float* f, __nv_bfloat16* b) {\n  float x = f[0];\n  __nv_bfloat16 y = b[0];\n"
+                 "  f[1] = __shfl_xor_sync(0xffffffff, x, 1);\n  b[1] = __shfl_xor_sync(0xffffffff, y, 1);\n"
+                 "  f[2] = __ballot_sync(0xffffffff, f[3] > 0);\n}\n")
+    assert "return v + __shfl_down_sync(0xffffffffffffffffull, v, 1);" in text
+    assert "f[1] = __shfl_xor(x, 1);" in text and "b[1] = __shfl_xor_sync(0xffffffffffffffffull, y, 1);" in text
+    assert "f[2] = __ballot(f[3] > 0);" in text  # a vote's value is a predicate: always the mask-less form
+    assert "#define HIP_ENABLE_WARP_SYNC_BUILTINS" in text  # the _sync calls left need the opt-in
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP or "compile checks run")
+@pytest.mark.parametrize("name", sorted(calldata.maskless()))
+def test_each_value_type_the_mask_less_shuffles_accept_compiles(name: str, tmp_path: Path) -> None:
+    types = calldata.maskless()[name]["accepts"]
+    body = "".join(f"  {t} v{i} = *({t}*)(p + {i});\n  *({t}*)(p + {i}) = {name}(0xffffffff, v{i}, 1);\n"
+                   for i, t in enumerate(types))
+    text, _ = tr(f"{_TYPEDEFS}__global__ void proof(double* p) {{\n{body}}}\n")
+    assert f"{name}(" not in text, text  # every call became the mask-less form
+    src = tmp_path / "proof.hip"
+    src.write_text(text, encoding="utf-8")
+    done = compile_hip(src, "gfx942", "device")
+    assert done.returncode == 0, done.stderr[-3000:]
+    # And the one CUDA value type left out: the mask-less form rejects it, the 64-bit template takes it.
+    bf = tmp_path / "bf16.hip"
+    mask_less = name.replace("_sync", "")
+    bf.write_text("#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
+                  f"__global__ void k(__hip_bfloat16* p) {{ p[0] = {mask_less}(p[1], 1); }}\n", encoding="utf-8")
+    assert compile_hip(bf, "gfx942", "syntax").returncode != 0

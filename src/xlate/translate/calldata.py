@@ -1,8 +1,9 @@
 """glossary/translate/calls.yaml: how a call's arguments change when its row's HIP name is written.
 
-Five parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
+Six parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
 CUDA call's), `typed` (the pointee types of the first argument for which the row's spelling is
-proven to compile, and those for which HIP declares the CUDA name itself), `same_shape` (approximate
+proven to compile, and those for which HIP declares the CUDA name itself), `maskless` (value types
+for which a shuffle's mask-less HIP form is proven), `same_shape` (approximate
 rows whose HIP function takes the CUDA call's arguments unchanged), `erase` (macros with no HIP
 spelling that expand to nothing where HIP runs) and `function_address` (the kernel argument HIP
 takes as `const void*`). The names written still come from the rows; this file never names a HIP
@@ -20,6 +21,7 @@ from xlate.translate import datafile
 
 _PARTS = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
           "typed": {"keep": list, "accepts": list, "any_cuda_type": bool, "source": str},
+          "maskless": {"accepts": list, "source": str},
           "same_shape": {"source": str},
           "erase": {"source": str},
           "function_address": {"index": int, "source": str}}
@@ -44,7 +46,8 @@ def _data() -> dict[str, dict[str, dict[str, Any]]]:
             if not _NAME.fullmatch(str(name)) and not (part == "same_shape" and _QUALIFIED.fullmatch(str(name))):
                 raise GlossaryError(f"{path}: {part}.{name}: the key must be a C identifier")
             names = [entry["hip"], *entry["arguments"]] if part == "append" else []
-            types = [*entry["keep"], *entry["accepts"]] if part == "typed" else []
+            types = [*entry["keep"], *entry["accepts"]] if part == "typed" else \
+                list(entry["accepts"]) if part == "maskless" else []
             if not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names) or \
                     not all(isinstance(t, str) and _TYPE.fullmatch(t) for t in types):
                 raise GlossaryError(f"{path}: {part}.{name}: names and types must be C spellings")
@@ -61,6 +64,11 @@ def append() -> dict[str, dict[str, Any]]:
 def typed() -> dict[str, dict[str, Any]]:
     """CUDA name -> {keep, accepts, any_cuda_type, source}."""
     return _data()["typed"]
+
+
+def maskless() -> dict[str, dict[str, Any]]:
+    """*_sync shuffle -> {accepts, source}: value types its mask-less HIP form is proven for."""
+    return _data()["maskless"]
 
 
 def same_shape() -> dict[str, dict[str, Any]]:
