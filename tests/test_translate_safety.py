@@ -317,6 +317,14 @@ def test_a_library_header_is_mapped_only_with_its_api() -> None:
     assert "#include <nvml.h>" in guarded and "a __has_include test names <nvml.h>" in guarded
 
 
+def test_a_header_whose_api_is_partly_mapped_is_mapped_with_a_note_naming_the_rest() -> None:
+    text, rep = tr("#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cublasDestroy(h); cublasNotARealCall(h); }\n",
+                   name="a.cpp")
+    assert "#include <hipblas/hipblas.h>" in text
+    assert "no row maps cublasNotARealCall to HIP: those calls still need porting" in text
+    assert rep["flagged"]["kept: header mapped, some of its API left"] == 1
+
+
 def test_a_name_of_the_api_in_a_comment_or_string_does_not_keep_the_header() -> None:
     text, _ = tr('#include <cublas_v2.h>\n// cublasFutureCall is not used\nconst char* s = "cublasOther";\n'
                  "void f(cublasHandle_t h) { cublasDestroy(h); }\n", name="a.cpp")

@@ -2,9 +2,10 @@
 dropped, and <hip/hip_runtime.h> added to CUDA sources that rely on nvcc's implicit runtime header.
 
 A library header's mapping is applied only together with the API it implies
-(glossary/translate/headers.yaml): where the file uses a name of that API that no row maps, or
-tests the header with __has_include, the CUDA include stays with a `// xlate:` note, never half
-done. Includes of other files of the tree follow their renames (`#include "kernels.cu"` becomes
+(glossary/translate/headers.yaml): where every name of that API the file uses stays NVIDIA's (no
+row maps it), or a __has_include test names the header, the CUDA include stays with a `// xlate:`
+note; where only some stay, the HIP header is written for the mapped calls and the note names the
+rest. Includes of other files of the tree follow their renames (`#include "kernels.cu"` becomes
 `"kernels.hip"` when kernels.cu is translated to kernels.hip in the same run).
 """
 
@@ -66,33 +67,39 @@ _NOT_CODE = frozenset({"comment", "string_literal", "string_content", "raw_strin
                        "system_lib_string", "escape_sequence"})
 
 
-def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, options: Options) -> str | None:
-    """Why the file's include of `header` must stay NVIDIA's, or None: a name of its API in code that
-    no row maps to a HIP name, or a __has_include test of the header."""
+def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, options: Options) -> tuple[bool, str | None]:
+    """(keep the CUDA include, why) for an include of `header`: kept where a __has_include test names
+    the header or where every name of its API the code uses stays NVIDIA's (no row maps it); where
+    only some stay, the HIP header is written (the mapped calls need it) and `why` names the rest."""
     pattern = apis().get(header)
     if pattern is None:
-        return None
+        return False, None
     if re.search(rb"__has_include\s*\(\s*[<\"]" + re.escape(header.encode()) + rb"[>\"]", source):
-        return f"a __has_include test names <{header}>"
+        return True, f"a __has_include test names <{header}>"
     if smap is None:
-        return None
+        return False, None
     at = tree.root_node.descendant_for_byte_range if tree is not None else None
     left: list[str] = []
+    mapped = False
+    checked: set[str] = set()
     for m in _QUALIFIED_NAME.finditer(source):
         name = m.group(0).decode("utf-8", "replace")
-        if not pattern.fullmatch(name) or name in left:
+        if name in checked or not pattern.fullmatch(name):
             continue
         node = at(m.start(), m.end()) if at is not None else None
         if node is not None and (node.type in _NOT_CODE or (node.parent is not None and node.parent.type in _NOT_CODE)):
             continue
+        checked.add(name)
         entry = smap.get(name)
         why = hip_name(entry, options, smap)[1] if entry is not None else "unknown"
-        if why not in ("ok", "same"):
+        if why in ("ok", "same"):
+            mapped = True
+        else:
             left.append(name)
-    if left:
-        shown = ", ".join(left[:3]) + (" ..." if len(left) > 3 else "")
-        return f"no row maps {shown} to HIP"
-    return None
+    if not left:
+        return False, None
+    shown = ", ".join(left[:3]) + (" ..." if len(left) > 3 else "")
+    return not mapped, f"no row maps {shown} to HIP"
 
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options,
@@ -104,7 +111,7 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
     starts = starts if starts is not None else line_starts(source)
     if shown is not None and tree is not None:
         _renamed_includes(tree, source, shown, edits, report)
-    unported: dict[str, str | None] = {}
+    unported: dict[str, tuple[bool, str | None]] = {}
     included: dict[tuple[int, str], int] = {}  # (parent node id, header) -> count, for duplicates
     _unknown_cuda_headers(found, source, report)
     # Headers the file already includes by their HIP names (a file half ported by hand).
@@ -128,10 +135,14 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
             continue
         if written not in unported:
             unported[written] = _unported_api(written, tree, source, smap, options)
-        if unported[written] is not None:
-            notes.add(starts, include.start_byte, f"kept <{written}>: {unported[written]}; its HIP header {target} "
+        keep, why_kept = unported[written]
+        if keep:
+            notes.add(starts, include.start_byte, f"kept <{written}>: {why_kept}; its HIP header {target} "
                       "comes with porting those calls", report, "header kept with its API")
             continue
+        if why_kept is not None:
+            notes.add(starts, include.start_byte, f"<{written}> -> <{target}> for the calls rows map; {why_kept}: "
+                      "those calls still need porting", report, "header mapped, some of its API left")
         parent = include.parent
         key = (parent.id if parent is not None else 0, target)
         raw = source[path.start_byte:path.end_byte]
