@@ -57,6 +57,9 @@ class Notes:
             if not lines:
                 continue
             start = starts[row]
+            outer = edits.enclosing(start)
+            if outer is not None:  # the line starts inside a rewritten span (a launch over lines): above it
+                start = starts[line_of(starts, outer.start)]
             indent = _indent(source, start)
             text = b"".join(indent + PREFIX + " ".join(t.split()).encode("utf-8", "replace") + b"\n" for t in lines)
             edits.add(start, start, text)
