@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.translate_support import CLANG, COMPILE_SKIP, ROCM, compile_hip, hip_env
+from tests.translate_support import CLANG, COMPILE_SKIP, compile_hip, hip_env
 from xlate import kb
 from xlate.translate import calldata
 from xlate.translate.engine import translate_source

@@ -19,7 +19,7 @@ from typing import Any
 
 from xlate.translate import datafile
 
-_PARTS = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
+_PARTS: dict[str, dict[str, type]] = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
           "typed": {"keep": list, "accepts": list, "any_cuda_type": bool, "source": str},
           "maskless": {"accepts": list, "source": str},
           "same_shape": {"source": str},

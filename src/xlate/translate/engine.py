@@ -113,11 +113,6 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     return result
 
 
-# Per process: the real path of a file of the run -> the mapped names it defines as functions.
-_OWN_IN_FILE: dict[str, frozenset[str]] = {}
-_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
-
-
 def _not_the_users(node: Any, fn: Any, entry: Any, types: Any) -> bool:
     """Whether a call of a name the project overloads provably calls CUDA's function, not the
     project's: its first argument is a declared pointer to a type the data proves the HIP spelling

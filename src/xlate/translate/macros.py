@@ -135,7 +135,7 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: se
         # An #elif reads the same macros as its #if: a comparison anywhere in the chain keeps them all.
         compared = compared_in_chain[chain]
         noted: set[str] = set()
-        for node, defined_test in targets:
+        for node, _defined in targets:
             claimed.add(node.start_byte)
             text = (node.text or b"").decode("utf-8", errors="replace")
             entry = macros.get(text)

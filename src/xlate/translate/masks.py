@@ -77,7 +77,8 @@ def _full64(mask: Node) -> bool:
     return int_literal(mask) == FULL64 or text(mask).replace(" ", "") in ("~0ull", "~0ULL")
 
 
-def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> set[int]:
+def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: Options,
+            claimed: set[int]) -> set[tuple[int, int]]:
     """Fix full-mask calls; returns the 1-based (line, column) of each mask argument the fix settles
     (explain reports XL010/XL011 at the mask itself)."""
     settled: set[tuple[int, int]] = set()
