@@ -29,7 +29,6 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from xlate import kb
 from xlate.errors import XlateError
@@ -64,7 +63,7 @@ def where(tc: vf.Toolchain, names: list[str]) -> dict[str, str]:
         cmd = [tc.clang, "-x", "hip", f"--offload-arch={tc.arch}", "-nogpulib", "-std=c++17", "-w", "-fsyntax-only",
                "-I", str(tc.include), "-Xclang", "-ast-dump", "-Xclang", f"-ast-dump-filter={name}", "-"]
         src = "".join(f"#include <{h}>\n" for h in vf.HEADERS_FOR_DEVICE)
-        proc = subprocess.run(cmd, input=src, capture_output=True, text=True, errors="replace", env=vf._env(), timeout=300)
+        proc = subprocess.run(cmd, input=src, capture_output=True, text=True, errors="replace", env=vf._env(), check=False, timeout=300)
         m = re.search(r"<(" + re.escape(root) + r"[^:>]+):(\d+)", proc.stdout)
         if m:
             found[name] = f"{m.group(1)[len(root):]}:{m.group(2)}"

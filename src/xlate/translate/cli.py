@@ -149,15 +149,17 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
 
         return report(exc, stderr)
     # The target ROCm version and, with --verify, the compiler: settled before any file is written.
-    from xlate.errors import XlateError, report as report_error
+    from xlate.errors import XlateError
+    from xlate.errors import report as report_error
     from xlate.translate import versions
 
-    toolchain = None
+    toolchain = commands = None
     try:
         if verify is not None:
-            from xlate.translate.verify import find_toolchain
+            from xlate.translate.verify import CompileCommands, find_toolchain
 
             toolchain = find_toolchain(verify.arch, options.rocm)
+            commands = CompileCommands.load(verify.compile_commands) if verify.compile_commands else None
             if options.rocm is None:
                 options = replace(options, rocm=toolchain.rocm)
         options = replace(options, rocm=versions.target(smap, options.rocm))
@@ -198,7 +200,7 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
     if failed:
         return EXIT_ERROR
     if verify is not None and toolchain is not None:
-        return _verify(verify, toolchain, paths, planned, results, summary, stderr)
+        return _verify(verify, toolchain, commands, planned, results, summary, stderr)
     return EXIT_OK
 
 
@@ -211,17 +213,12 @@ class VerifySettings:
     compile_commands: Path | None = None
 
 
-def _verify(settings: VerifySettings, toolchain: Any, paths: list[str], planned: list[Any], results: list[dict[str, Any]],
-            summary: str, stderr: Any) -> int:
+def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: list[Any],
+            results: list[dict[str, Any]], summary: str, stderr: Any) -> int:
     """Compile the translated units; exit 1 when one does not compile (the answer is "no")."""
-    from xlate.errors import EXIT_FINDINGS, XlateError, report as report_error
+    from xlate.errors import EXIT_FINDINGS
     from xlate.translate import output
     from xlate.translate import verify as vf
-
-    try:
-        commands = vf.CompileCommands.load(settings.compile_commands) if settings.compile_commands else None
-    except XlateError as exc:
-        return report_error(exc, stderr)
     by_path = {r["path"]: r for r in results}
     targets = [j.target for j in planned if j.target is not None]
     root = Path(os.path.commonpath([str(Path(t).parent) for t in targets])) if targets else None
@@ -244,12 +241,9 @@ def _verify(settings: VerifySettings, toolchain: Any, paths: list[str], planned:
             print(f"{job.shown}: warning: --verify cannot read it back: {exc.strerror or exc}", file=stderr)
             continue
         files.append(vf.Translated(job.source, rel, original, text))
-    inputs = [Path(p) if os.path.isdir(p) else Path(p).parent for p in paths]
-    verifier = vf.TreeVerifier(toolchain, files, inputs, list(settings.includes), commands)
+    verifier = vf.TreeVerifier(toolchain, files, list(settings.includes), commands)
     try:
         result = verifier.run()
-    except KeyboardInterrupt:
-        raise
     except OSError as exc:
         print(f"error: --verify: {exc}", file=stderr)
         return EXIT_ERROR

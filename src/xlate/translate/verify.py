@@ -161,7 +161,7 @@ def run_clang(tc: Toolchain, unit: Path, includes: list[Path], extra: list[str] 
         cmd += ["-I", str(inc)]
     cmd.append(str(unit))
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=_env(), timeout=COMPILE_TIMEOUT,
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=_env(), check=False, timeout=COMPILE_TIMEOUT,
                               cwd=str(cwd) if cwd else None)
     except subprocess.TimeoutExpired:
         return [Diagnostic(str(unit), 1, 1, f"clang ran over {COMPILE_TIMEOUT} s")], []
@@ -287,7 +287,7 @@ class CompileCommands:
     """Flags per source from a compile_commands.json: -I, -D, -U, -include and -std, nothing that
     names an NVIDIA target."""
 
-    by_file: dict[str, list[str]] = field(default_factory=dict)
+    by_file: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> CompileCommands:
@@ -315,42 +315,41 @@ class CompileCommands:
             out.by_file[os.path.realpath(file)] = _keep_flags([str(a) for a in args], directory)
         return out
 
-    def flags(self, source: Path) -> list[str]:
+    def flags(self, source: Path) -> list[tuple[str, str | None]]:
         return self.by_file.get(os.path.realpath(source), [])
 
 
-def _keep_flags(args: list[str], directory: Path) -> list[str]:
-    kept: list[str] = []
+def _keep_flags(args: list[str], directory: Path) -> list[tuple[str, str | None]]:
+    """(flag, value) pairs worth keeping for a HIP compile; value None for a flag that has none."""
+    kept: list[tuple[str, str | None]] = []
     it = iter(args[1:])
     for a in it:
         if a in ("-I", "-isystem", "-iquote", "-D", "-U", "-include"):
             value = next(it, None)
             if value is None:
                 break
-            a, value = a, value
         elif a.startswith(("-I", "-D", "-U")) and len(a) > 2:
             a, value = a[:2], a[2:]
         elif a.startswith("-isystem") and len(a) > 8:
             a, value = "-isystem", a[8:]
         elif a.startswith("-std=") and "c++" in a:
-            kept.append(a.replace("cuda", "c++"))
+            kept.append((a, None))
             continue
         else:
             continue
         if a in ("-I", "-isystem", "-iquote", "-include") and not os.path.isabs(value):
             value = str(directory / value)
-        kept += [a, value]
+        kept.append((a, value))
     return kept
 
 
 class TreeVerifier:
     """Compiles the translated units of one run in a scratch copy of the translated tree."""
 
-    def __init__(self, tc: Toolchain, files: list[Translated], input_roots: list[Path], user_includes: list[Path],
+    def __init__(self, tc: Toolchain, files: list[Translated], user_includes: list[Path],
                  commands: CompileCommands | None = None) -> None:
         self.tc = tc
         self.files = files
-        self.input_roots = [Path(os.path.realpath(r)) for r in input_roots]
         self.user_includes = user_includes
         self.commands = commands or CompileCommands()
         self.by_rel = {f.rel: f for f in files}
@@ -375,24 +374,28 @@ class TreeVerifier:
         compile command with folders inside an input tree mapped to their translated copy."""
         folders = sorted({(root / f.rel).parent for f in self.files})
         extra: list[str] = []
-        flags = self.commands.flags(source)
-        it = iter(flags)
-        for a in it:
-            value = next(it, "")
+        for a, value in self.commands.flags(source):
+            if value is None:
+                extra.append(a)
+                continue
             if a in ("-I", "-isystem", "-iquote", "-include"):
                 value = str(self._mapped(root, Path(value)))
-            extra += [a, value] if a != "-std" else [a]
+            extra += [a, value]
         return [*folders, *self.user_includes], extra
 
     def _mapped(self, root: Path, path: Path) -> Path:
-        real = Path(os.path.realpath(path))
-        for base in self.input_roots:
-            try:
-                rel = real.relative_to(base if base.is_dir() else base.parent)
-            except ValueError:
-                continue
-            return root / rel
-        return path
+        """A folder or file of the input tree -> its translated copy under `root` (others stay)."""
+        real = os.path.realpath(path)
+        best: tuple[str, str] | None = None
+        for f in self.files:
+            src_dir = os.path.realpath(f.source.parent)
+            out_dir = str(Path(f.rel).parent)
+            if (real == src_dir or real.startswith(src_dir + os.sep)) and (best is None or len(src_dir) > len(best[0])):
+                best = (src_dir, out_dir)
+        if best is None:
+            return path
+        rest = os.path.relpath(real, best[0])
+        return root / best[1] / rest if rest != "." else root / best[1]
 
     def _charge(self, root: Path, d: Diagnostic) -> None:
         """The tree file and line an error belongs to: its own place, else the first note in the tree."""
@@ -502,8 +505,8 @@ def _under(p: Path, root: Path) -> bool:
 
 def render_text(result: TreeResult, limit: int = 3) -> str:
     """Per unit: compiles, or N errors (K from rewrites) with the first few; then the tree's line."""
-    lines = [f"verify: clang for {result.toolchain.arch} against the ROCm "
-             f"{'.'.join(map(str, result.toolchain.version))} headers"]
+    version = ".".join(map(str, result.toolchain.version))
+    lines = [f"verify: clang for {result.toolchain.arch} against the ROCm {version} headers"]
     for u in result.units:
         if u.compiles:
             lines.append(f"  {u.path}: compiles")

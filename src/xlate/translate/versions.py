@@ -120,9 +120,18 @@ def annotate(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edi
     notes: dict[int, list[str]] = {}
     for o, entry in found:
         f = fact(entry, version)
-        if f is None or f.get("symbol") or not f.get("note"):
-            continue
         line, col, written = o[0], o[1], o[2]
+        if f is None:
+            # No fact for this version, but one for another, on a name with no HIP counterpart: the
+            # newest such note is the best a reader has; say which version it speaks of.
+            side = entry.side("hip") if entry is not None and hasattr(entry, "side") else None
+            others = [g for g in (side or {}).get("rocm") or () if g.get("note") and not g.get("symbol")]
+            if not others or (side or {}).get("relation") != "none":
+                continue
+            f = {"note": f"nothing is known about {written} in ROCm {version}'s headers; the rows say of an "
+                         f"older one: {others[-1]['note']}"}
+        if f.get("symbol") or not f.get("note"):
+            continue
         at = offset_of(starts, source, line, col)
         if edits.covers(at, at + max(len(str(written).encode()), 1)):
             continue
