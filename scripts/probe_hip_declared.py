@@ -10,7 +10,9 @@ them), once plain and once with HIP_ENABLE_WARP_SYNC_BUILTINS, and prints three 
   declared-but-none   the row says no HIP equivalent, the headers declare the CUDA name: an override
                       (relation same, the header and line as source) belongs in overrides.yaml
   kept-but-undeclared the row keeps the CUDA name (relation same, or no HIP side at all), the headers
-                      do not declare it: a `rocm` fact with a note belongs on the row
+                      do not declare it, and no `rocm` fact for this version says so yet: one with a
+                      note belongs on the row (macros and qualifiers show here too: their rows are
+                      handled by the macro rewrites, the probe cannot tell them apart)
   behind-warp-sync    declared only when HIP_ENABLE_WARP_SYNC_BUILTINS is defined
 
 Only names written the same on both sides are probed (device functions and types of the CUDA
@@ -38,8 +40,9 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 WARP_SYNC = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 
 
-def candidates(smap: object) -> dict[str, str]:
-    """CUDA device names whose HIP spelling would be the same name -> what the row says (none, same, unknown)."""
+def candidates(smap: object, rocm: str) -> dict[str, str]:
+    """CUDA device names whose HIP spelling would be the same name -> what the row says (none, same,
+    unknown); names whose row already has a fact for this ROCm version are settled and left out."""
     out: dict[str, str] = {}
     for name in smap.names():  # type: ignore[attr-defined]
         if not _IDENT.fullmatch(name) or not name.startswith("__") and not name.startswith(("make_", "atomic")):
@@ -48,6 +51,8 @@ def candidates(smap: object) -> dict[str, str]:
         if entry is None or entry.kind == "header":
             continue
         if entry.family not in (None, "cuda-device"):
+            continue
+        if any(f.get("version") == rocm for f in (entry.side("hip") or {}).get("rocm") or ()):
             continue
         relation = entry.hip_relation or "unknown"
         if relation == "none" or (relation == "same" and entry.hip == name) or relation == "unknown":
@@ -82,7 +87,7 @@ def main(argv: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     smap = kb.load_symbols()
-    said = candidates(smap)
+    said = candidates(smap, tc.rocm)
     plain = vf.declared(tc, said)
     warp = vf.declared(tc, said, defines=[WARP_SYNC])
     report = {
