@@ -211,6 +211,7 @@ class VerifySettings:
     arch: str = "gfx942"
     includes: tuple[Path, ...] = ()
     compile_commands: Path | None = None
+    jobs: int | None = None  # clang processes at a time (default: up to 4); --jobs sets it as for translating
 
 
 def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: list[Any],
@@ -243,7 +244,7 @@ def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: li
         files.append(vf.Translated(job.source, rel, original, text))
     verifier = vf.TreeVerifier(toolchain, files, list(settings.includes), commands)
     try:
-        result = verifier.run()
+        result = verifier.run(jobs=max(1, min(os.cpu_count() or 1, 4)) if not settings.jobs else settings.jobs)
     except OSError as exc:
         print(f"error: --verify: {exc}", file=stderr)
         return EXIT_ERROR
@@ -291,7 +292,7 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     options = Options(roc=args.roc, launch_syntax=args.launch_syntax, warp_sync=args.warp_sync,
                       annotate=not args.no_annotate, runtime_include=not args.no_runtime_include, rocm=args.rocm)
-    verify = VerifySettings(args.arch, tuple(args.includes), args.compile_commands) if args.verify else None
+    verify = VerifySettings(args.arch, tuple(args.includes), args.compile_commands, args.jobs) if args.verify else None
     if not args.verify and (args.includes or args.compile_commands):
         print("error: xlate translate: -I and --compile-commands need --verify (see `xlate translate --help`)", file=sys.stderr)
         return EXIT_ERROR

@@ -5,11 +5,13 @@ Attribution. An error counts as the translator's when (1) the line clang points 
 inside a header outside the tree, the first line of the tree that the diagnostic's notes point at)
 lies in a block of lines that the translation changed, and (2) the same error does not occur in a
 *baseline* compile in which every such block of the failing files is put back to its original CUDA
-spelling: no error with the same message inside that block's original lines ("file not found" for
-two different headers counts as the same error: a header renamed to a library absent here fails as
-the CUDA header does). So a rename to a HIP name that the target headers declare with another
-signature is the translator's error even though the CUDA name is undeclared on HIP too; an error on
-a line the translation left as it was is the original code's. The one exception is an `#include` of
+spelling: no error with the same message inside that block's original lines. Messages are compared
+without clang's "did you mean" guess; "file not found" for two different headers is the same error,
+and so is "undeclared" (or "unknown type name", "no type named", "no member named") for two different
+names: a header or name renamed into a library whose headers are absent here fails as the CUDA one
+does, and the rename neither made nor mended that error. So a rename to a HIP name that the target
+headers declare with another signature is the translator's error even though the CUDA name is
+undeclared on HIP too; an error on a line the translation left as it was is the original code's. The one exception is an `#include` of
 a file the translation renamed (`other.cu` became `other.hip`): clang's "file not found" for a file
 that exists in the input tree is the translator's. Blocks are found by a line diff of the original
 and the translated file.
@@ -413,24 +415,34 @@ class TreeVerifier:
                 d.where = (str(rel), line)
                 return
 
-    def run(self, progress: Any = None) -> TreeResult:
+    def run(self, jobs: int = 1) -> TreeResult:
+        """Compile every unit (`jobs` clang processes at a time), in the order of the files."""
+        from concurrent.futures import ThreadPoolExecutor
+
         result = TreeResult(self.tc)
         units = self.units()
         with tempfile.TemporaryDirectory(prefix="xlate-verify-") as tmp:
             root = Path(tmp) / "tree"
             self._write_tree(root)
-            for f in units:
+
+            def one(item: tuple[int, Translated]) -> UnitResult:
+                i, f = item
                 includes, extra = self._includes(root, f.source)
                 errors, _ = run_clang(self.tc, root / f.rel, includes, extra, cwd=root)
                 for d in errors:
                     self._charge(root, d)
-                self._attribute(Path(tmp), f, errors, includes, extra)
-                result.units.append(UnitResult(f.rel, errors))
-                if progress is not None:
-                    progress(f.rel, errors)
+                self._attribute(Path(tmp), Path(tmp) / f"baseline-{i}", f, errors, includes, extra)
+                return UnitResult(f.rel, errors)
+
+            if jobs > 1 and len(units) > 1:
+                with ThreadPoolExecutor(max_workers=jobs) as pool:  # clang does the work; threads only wait
+                    result.units = list(pool.map(one, enumerate(units)))
+            else:
+                result.units = [one(item) for item in enumerate(units)]
         return result
 
-    def _attribute(self, tmp: Path, unit: Translated, errors: list[Diagnostic], includes: list[Path], extra: list[str]) -> None:
+    def _attribute(self, tmp: Path, base: Path, unit: Translated, errors: list[Diagnostic], includes: list[Path],
+                   extra: list[str]) -> None:
         """Mark the errors that the translator's rewrites brought (see the module's docstring)."""
         blocks: dict[str, list[tuple[int, int, int, int]]] = {}
         chosen: dict[str, set[int]] = {}
@@ -458,9 +470,6 @@ class TreeVerifier:
         for rel, ks in chosen.items():
             f = self.by_rel[rel]
             replaced[rel], spans[rel] = _revert(f.original, f.text, blocks[rel], ks)
-        base = tmp / "baseline"
-        if base.exists():
-            shutil.rmtree(base)
         self._write_tree(base, replaced)
         root = tmp / "tree"
         mapped = [base / p.relative_to(root) if _under(p, root) else p for p in includes]
@@ -489,10 +498,26 @@ class TreeVerifier:
         return here.exists() and os.path.realpath(here) in self.source_names
 
 
+_UNDECLARED = re.compile(r"^(use of undeclared identifier|unknown type name|no type named|no member named|"
+                         r"no template named|use of undeclared label) '[^']*'")
+_SUGGESTION = re.compile(r"; did you mean .*$")
+
+
 def _same_kind(message: str) -> str:
-    """What makes two errors "the same": the message, except that every missing header is one kind
-    (a header renamed to a library that is absent here fails as the original CUDA header does)."""
-    return "file not found" if _NOT_FOUND.search(message) else message
+    """What makes two errors "the same": the message without clang's "did you mean" guess, except
+    that every missing header is one kind and every undeclared name is one kind of its message (a
+    header or a name renamed into a library whose headers are absent here fails as the CUDA one
+    does: the rename neither made nor mended that error)."""
+    if _NOT_FOUND.search(message):
+        return "file not found"
+    message = _SUGGESTION.sub("", message)
+    m = _UNDECLARED.match(message)
+    if m:
+        return m.group(1) + " " + _QUOTED.sub("'X'", message[m.end():])
+    return message
+
+
+_QUOTED = re.compile(r"'[^']*'")
 
 
 def _under(p: Path, root: Path) -> bool:
