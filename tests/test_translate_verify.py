@@ -230,7 +230,8 @@ def test_verify_on_a_tree_reports_per_file_and_the_total(tmp_path: Path) -> None
 def test_verify_json_and_exit_zero_when_everything_compiles(tmp_path: Path) -> None:
     proc = _cli("--to", "hip", str(FIXTURES / "gemm_batched.cu"), "--verify", "--rocm", "6.4", "--summary", "json")
     assert proc.returncode == 0, proc.stderr
-    data = json.loads(proc.stderr[proc.stderr.index('{\n "verify"'):])
+    data = json.loads(proc.stderr)  # one object: the translation's summary and "verify"
+    assert data["rocm"] == "6.4" and data["files"] == 1
     assert data["verify"]["units"] == 1 and data["verify"]["compile"] == 1 and data["verify"]["errors_from_rewrites"] == 0
     assert "hipblasGemmStridedBatchedEx_v2(" in proc.stdout
 

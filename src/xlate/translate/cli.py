@@ -193,14 +193,16 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         total.merge(r["report"])
     changed = sum(1 for r in results if r["changed"])
     if summary == "text":
-        print(render_text(total, len(results) + len(plan_errors), changed, failed), file=stderr)
-    elif summary == "json":
-        print(json.dumps({"files": len(results) + len(plan_errors), "changed": changed, "errors": failed,
-                          **total.as_json()}, indent=1), file=stderr)
+        print(render_text(total, len(results) + len(plan_errors), changed, failed, options.rocm), file=stderr)
+    summary_json = {"files": len(results) + len(plan_errors), "changed": changed, "errors": failed,
+                    "rocm": options.rocm, **total.as_json()}
+    verifying = verify is not None and toolchain is not None and not failed
+    if summary == "json" and not verifying:
+        print(json.dumps(summary_json, indent=1), file=stderr)
     if failed:
         return EXIT_ERROR
-    if verify is not None and toolchain is not None:
-        return _verify(verify, toolchain, commands, planned, results, summary, stderr)
+    if verifying:  # one JSON object: the translation's summary with "verify" added
+        return _verify(verify, toolchain, commands, planned, results, summary, stderr, summary_json)
     return EXIT_OK
 
 
@@ -214,8 +216,8 @@ class VerifySettings:
     jobs: int | None = None  # clang processes at a time (default: up to 4); --jobs sets it as for translating
 
 
-def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: list[Any],
-            results: list[dict[str, Any]], summary: str, stderr: Any) -> int:
+def _verify(settings: VerifySettings | None, toolchain: Any, commands: Any, planned: list[Any],
+            results: list[dict[str, Any]], summary: str, stderr: Any, summary_json: dict[str, Any]) -> int:
     """Compile the translated units; exit 1 when one does not compile (the answer is "no")."""
     from xlate.errors import EXIT_FINDINGS
     from xlate.translate import output
@@ -242,6 +244,7 @@ def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: li
             print(f"{job.shown}: warning: --verify cannot read it back: {exc.strerror or exc}", file=stderr)
             continue
         files.append(vf.Translated(job.source, rel, original, text))
+    assert settings is not None
     verifier = vf.TreeVerifier(toolchain, files, list(settings.includes), commands)
     try:
         result = verifier.run(jobs=max(1, min(os.cpu_count() or 1, 4)) if not settings.jobs else settings.jobs)
@@ -249,7 +252,7 @@ def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: li
         print(f"error: --verify: {exc}", file=stderr)
         return EXIT_ERROR
     if summary == "json":
-        print(json.dumps({"verify": result.as_json()}, indent=1), file=stderr)
+        print(json.dumps({**summary_json, "verify": result.as_json()}, indent=1), file=stderr)
     elif summary == "text":
         print(vf.render_text(result), file=stderr)
     return EXIT_OK if result.compiling == len(result.units) else EXIT_FINDINGS
