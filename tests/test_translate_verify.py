@@ -116,7 +116,7 @@ def test_the_notes_forms_compile_where_the_cuda_names_do_not(tmp_path: Path) -> 
     assert _compile(tc, tmp_path, "b.hip", base.format('__builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");')) == []
     assert any("__stcs" in e.message for e in _compile(tc, tmp_path, "c.hip", base.format("__stcs(p, v);")))
     assert _compile(tc, tmp_path, "d.hip", base.format("__builtin_nontemporal_store(v, p);")) == []
-    loop = "int v = (int)p[0]; for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_xor(v, o); p[1] = v;"
+    loop = "int s = (int)p[0]; for (int o = warpSize / 2; o > 0; o /= 2) s += __shfl_xor(s, o); p[1] = s;"
     assert _compile(tc, tmp_path, "e.hip", base.format(loop)) == []  # the __reduce_add_sync note's loop
     assert any("__reduce_add_sync" in e.message for e in _compile(tc, tmp_path, "f.hip", base.format("p[1] = __reduce_add_sync(~0ull, 1);")))
 

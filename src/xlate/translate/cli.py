@@ -245,7 +245,11 @@ def _verify(settings: VerifySettings | None, toolchain: Any, commands: Any, plan
             continue
         files.append(vf.Translated(job.source, rel, original, text))
     assert settings is not None
-    verifier = vf.TreeVerifier(toolchain, files, list(settings.includes), commands)
+    includes = list(settings.includes)
+    # A file printed to stdout has no translated tree around it: its own folder (the CUDA headers
+    # beside it, untranslated) is searched after the user's folders.
+    includes += sorted({j.source.parent for j in planned if j.target is None})
+    verifier = vf.TreeVerifier(toolchain, files, includes, commands)
     try:
         result = verifier.run(jobs=max(1, min(os.cpu_count() or 1, 4)) if not settings.jobs else settings.jobs)
     except OSError as exc:
