@@ -279,3 +279,16 @@ def test_verify_options_are_checked(tmp_path: Path) -> None:
         assert proc.returncode == 2 and proc.stderr.startswith("error: --arch 'sm_80': not an AMD GPU architecture name")
         proc = _cli("--to", "hip", str(FIXTURES / "gemm_batched.cu"), "--verify", "--compile-commands", str(tmp_path / "none.json"))
         assert proc.returncode == 2 and proc.stderr.startswith("error: --compile-commands") and "Traceback" not in proc.stderr
+
+
+@needs_compiler
+def test_verify_one_file_to_stdout_finds_the_headers_beside_it() -> None:
+    """Relative paths as a user types them: the file's own folder is searched, so its CUDA header is
+    found (and, untranslated, fails on its own CUDA include: translating the tree is what checks both)."""
+    proc = subprocess.run([sys.executable, "-m", "xlate", "translate", "--to", "hip", "tree/sum.cu", "--verify"],
+                          capture_output=True, text=True, cwd=FIXTURES, check=False, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    assert proc.returncode == 1
+    assert "'common/reduce.cuh' file not found" not in proc.stderr
+    assert re.search(r"tree/common/reduce\.cuh:3:10: 'cuda_runtime\.h' file not found", proc.stderr)
+    assert "hipStreamSynchronize(stream)" in proc.stdout

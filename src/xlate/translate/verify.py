@@ -352,7 +352,7 @@ class TreeVerifier:
                  commands: CompileCommands | None = None) -> None:
         self.tc = tc
         self.files = files
-        self.user_includes = user_includes
+        self.user_includes = [Path(os.path.abspath(p)) for p in user_includes]  # clang runs in the scratch tree
         self.commands = commands or CompileCommands()
         self.by_rel = {f.rel: f for f in files}
         self.source_names = {os.path.realpath(f.source) for f in files}
