@@ -116,6 +116,8 @@ def test_the_notes_forms_compile_where_the_cuda_names_do_not(tmp_path: Path) -> 
     assert _compile(tc, tmp_path, "b.hip", base.format('__builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");')) == []
     assert any("__stcs" in e.message for e in _compile(tc, tmp_path, "c.hip", base.format("__stcs(p, v);")))
     assert _compile(tc, tmp_path, "d.hip", base.format("__builtin_nontemporal_store(v, p);")) == []
+    vector = "int4* q = (int4*)p; __builtin_nontemporal_store(make_int4(1, 2, 3, 4), q);"
+    assert any("nontemporal" in e.message for e in _compile(tc, tmp_path, "g.hip", base.format(vector)))  # as the note warns
     loop = "int s = (int)p[0]; for (int o = warpSize / 2; o > 0; o /= 2) s += __shfl_xor(s, o); p[1] = s;"
     assert _compile(tc, tmp_path, "e.hip", base.format(loop)) == []  # the __reduce_add_sync note's loop
     assert any("__reduce_add_sync" in e.message for e in _compile(tc, tmp_path, "f.hip", base.format("p[1] = __reduce_add_sync(~0ull, 1);")))
