@@ -202,6 +202,7 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
     if failed:
         return EXIT_ERROR
     if verifying:  # one JSON object: the translation's summary with "verify" added
+        assert verify is not None
         return _verify(verify, toolchain, commands, planned, results, summary, stderr, summary_json)
     return EXIT_OK
 
@@ -216,12 +217,13 @@ class VerifySettings:
     jobs: int | None = None  # clang processes at a time (default: up to 4); --jobs sets it as for translating
 
 
-def _verify(settings: VerifySettings | None, toolchain: Any, commands: Any, planned: list[Any],
+def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: list[Any],
             results: list[dict[str, Any]], summary: str, stderr: Any, summary_json: dict[str, Any]) -> int:
     """Compile the translated units; exit 1 when one does not compile (the answer is "no")."""
     from xlate.errors import EXIT_FINDINGS
     from xlate.translate import output
     from xlate.translate import verify as vf
+
     by_path = {r["path"]: r for r in results}
     targets = [j.target for j in planned if j.target is not None]
     root = Path(os.path.commonpath([str(Path(t).parent) for t in targets])) if targets else None
@@ -244,7 +246,6 @@ def _verify(settings: VerifySettings | None, toolchain: Any, commands: Any, plan
             print(f"{job.shown}: warning: --verify cannot read it back: {exc.strerror or exc}", file=stderr)
             continue
         files.append(vf.Translated(job.source, rel, original, text))
-    assert settings is not None
     includes = list(settings.includes)
     # A file printed to stdout has no translated tree around it: its own folder (the CUDA headers
     # beside it, untranslated) is searched after the user's folders.
