@@ -216,6 +216,7 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
         return text_ids[value]
 
     packed: list[str] = []
+    rocm_versions: set[str] = set()  # the ROCm versions the rows' facts name (translate --rocm)
     cuda: dict[str, int] = {}
     spell: dict[str, list[int]] = {}
     for i, (name, row) in enumerate(sorted(rows.items())):
@@ -229,7 +230,8 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
             caveat = side.get("caveat")
             if origin == "hipify" and side["relation"] == "none":
                 caveat = None  # implied: decode_row writes it
-            extras = {k: side[k] for k in ("also", "shared") if side.get(k)}
+            extras = {k: side[k] for k in ("also", "shared", "rocm") if side.get(k)}
+            rocm_versions.update(f["version"] for f in side.get("rocm") or ())
             extras.update({k: side[k] for k in _VERSION_WORDS if side.get(k)})
             sides.append([side.get("symbol"), _REL[side["relation"]], _ORIGIN[origin], text(caveat),
                           text(side.get("source")), extras or 0])
@@ -258,7 +260,8 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
     spell_keys = sorted(spell)
     return {"rows": packed, "texts": texts, "names": list(cuda), "spell_keys": spell_keys,
             "spell_vals": [spell[k] for k in spell_keys], "families": families,
-            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces),
+            "rocm_versions": sorted(rocm_versions, key=lambda v: tuple(int(x) for x in v.split(".")))}
 
 
 def names(index: Index) -> list[str]:
