@@ -36,7 +36,7 @@ from xlate.kb._paths import (
     glossary_root,
     write_cache,
 )
-from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, Row, Side
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, RocmFact, Row, Side
 from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
 
 
@@ -327,8 +327,9 @@ def decode_row(index: Index, i: int) -> Row:
         if origin == "hipify" and relation == "none" and caveat is None:
             caveat = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
         extras = extras or {}
+        rocm = tuple(RocmFact(f["version"], f.get("symbol"), f.get("note"), f.get("source")) for f in extras.get("rocm") or ())
         sides[s] = Side(symbol, relation, origin, caveat, text(source), tuple(extras.get("also") or ()),
-                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS))
+                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS), rocm=rocm)
     return Row(name, raw[1], raw[2], raw[3], text(raw[4]), MappingProxyType(raw[5] or {}), MappingProxyType(sides))
 
 
