@@ -125,6 +125,7 @@ class LaneMaskWidth(Rule):
 
         if mask_names:
             yield from self._full_mask_definitions(src, mask_names)
+            yield from self._header_masks(src, mask_names)
 
         ballot_vars: set[str] = set()
         mask_calls = src.calls(MASK_RESULT)
@@ -173,6 +174,25 @@ class LaneMaskWidth(Rule):
                     src, shift,
                     f"'{text(shift)}' builds a lane bit in 32 bits; lanes 32-63 of a wavefront overflow it: "
                     "shift 1ull instead",
+                )
+
+    def _header_masks(self, src: SourceView, names: set[str]) -> Iterable[Hazard]:
+        """Masks named by a macro that an included header defines as 0xffffffff: flagged where the
+        file uses them (the header's own finding is at its #define, when the header is explained)."""
+        inherited = src.context.macros
+        own = {text(n) for d in src.nodes("preproc_def") if (n := d.child_by_field_name("name")) is not None}
+        header_full = {n for n in names if inherited.get(n) == FULL32 and n not in own}
+        if not header_full:
+            return
+        for call, name, mask in _mask_calls(src):
+            if mask is None:
+                continue
+            mask = strip_parens(mask)
+            if mask.type == "identifier" and text(mask) in header_full:
+                yield self.hazard(
+                    src, mask,
+                    f"{name} mask {text(mask)} is 0xffffffff in an included header: 32 lanes; HIP masks are 64-bit: "
+                    "define it as ~0ull in that header (every file that includes it changes with it)",
                 )
 
     def _full_mask_definitions(self, src: SourceView, names: set[str]) -> Iterable[Hazard]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from xlate.cuda.source import SourceView
-from xlate.cuda.tree import call_arguments, call_name
+from xlate.cuda.tree import call_arguments, call_name, last_name
 from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, HIP_EXT
@@ -87,14 +87,21 @@ class HardcodedWarpSize(Rule):
                 yield self.hazard(src, node, message)
 
         consts = file_constants(src)
+        warp_fns = warp_functions(src)
         for node, lit in _warp_operands(src, consts):
             left = node.child_by_field_name("left")
             if left is None:
                 continue
             op = operator(node)
             value = _warp_value(lit, consts)
-            if op == "==" and value == 31 and is_lane_expr(left) and src.in_device_code(node):
-                yield from emit(lit, "lane 31 is the last lane only in a 32-lane warp; use warpSize - 1")
+            shown = "" if lit.type == "number_literal" else f" ({text(lit)} = {value})"
+            if op == "==" and value == 31 and is_lane_expr(left) and in_warp_code(src, node, warp_fns):
+                yield from emit(lit, f"lane 31{shown} is the last lane only in a 32-lane warp: use warpSize - 1. {PARTIAL}")
+                continue
+            if op in ("==", "!=") and value == 32 and _is_block_dim(left) and in_warp_code(src, node, warp_fns):
+                yield from emit(lit, f"'{_short(node)}'{shown} holds only while every launch gives one 32-thread warp per "
+                                     "row; on a 64-lane wavefront the warp code below sees half a wavefront: change "
+                                     f"it with the launch shapes and the warp code it guards. {PARTIAL}")
                 continue
             what = WARP_ARITH.get((op, value if value is not None else -1))
             if what is None or not src.in_device_code(node):
@@ -103,27 +110,28 @@ class HardcodedWarpSize(Rule):
                 what = "warp count"
             elif not is_thread_expr(src, left):
                 continue
-            expr = " ".join(text(node).split())
-            expr = expr if len(expr) <= 40 else expr[:37] + "..."
-            shown = "" if lit.type == "number_literal" else f" ({text(lit)} = {value})"
-            yield from emit(
-                lit,
-                f"{what} '{expr}'{shown} assumes 32-lane warps; AMD wavefronts have 64 lanes: "
-                "use warpSize (threadIdx.x % warpSize, threadIdx.x / warpSize) instead",
-            )
+            # A 32 that only lays out data (a GEMM's register tile from tid / 32, tid % 32) is no
+            # warp width: only code that also uses a warp primitive (or calls such code) is flagged.
+            if not in_warp_code(src, node, warp_fns):
+                continue
+            yield from emit(lit, f"{what} '{_short(node)}'{shown} assumes 32-lane warps next to warp primitives; on "
+                                 f"64-lane wavefronts {_WHAT_BREAKS[what]}: use {_INSTEAD[what]}. {PARTIAL}")
 
         for call in src.calls(SHUFFLE_WIDTH):
             name = call_name(call)
             args = call_arguments(call)
             d = SHUFFLE_DELTA.get(name)
-            if d is not None and d < len(args) and int_literal(strip_parens(args[d])) == 16:
+            if d is not None and d < len(args) and _fixed_width(args[d], consts) == 16:
                 yield from emit(
                     args[d],
-                    f"{name} offset 16 starts a 32-lane reduction; on 64-lane wavefronts start at warpSize / 2",
+                    f"{name} offset {text(args[d])} starts a 32-lane reduction; on 64-lane wavefronts lanes 32-63 are "
+                    f"never combined with lanes 0-31: start at warpSize / 2. {PARTIAL}",
                 )
             w = SHUFFLE_WIDTH[name]
-            if w < len(args) and int_literal(strip_parens(args[w])) == 32:
-                yield from emit(args[w], f"{name} width 32 is a fixed warp width; pass warpSize or omit it")
+            if w < len(args) and _fixed_width(args[w], consts) == 32:
+                yield from emit(args[w], f"{name} width {text(args[w])} splits a 64-lane wavefront into two 32-lane "
+                                         "halves: correct only if all of this warp code keeps a logical 32-lane warp; "
+                                         f"otherwise pass warpSize or omit it. {PARTIAL}")
 
         # Only loops whose body shuffles by the loop variable can be reduction loops: start from
         # the shuffles (few) rather than inspecting every loop of the file.
@@ -135,9 +143,40 @@ class HardcodedWarpSize(Rule):
                     continue
                 i = bisect_left(shuffle_starts, body.start_byte)
                 if i < len(shuffle_starts) and shuffle_starts[i] < body.end_byte:
-                    yield from self._shuffle_loop(src, loop, consts)
+                    for h in self._shuffle_loop(src, loop, consts):
+                        key = (h.line, h.column)
+                        if key not in seen:
+                            seen.add(key)
+                            yield h
 
-        yield from self._per_lane_arrays(src)
+        yield from self._per_lane_arrays(src, consts, warp_fns)
+        yield from self._launch_shapes(src, consts, warp_fns)
+
+    def _launch_shapes(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str]) -> Iterable[Hazard]:
+        """Host launches of warp code with a block of 32 threads (`<<<g, 32>>>`, `dim3 b(32, 8)`)."""
+        for config in src.nodes("kernel_call_syntax"):
+            call = src.parent(config)
+            fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+            if fn is None or last_name(fn) not in warp_fns:
+                continue
+            args = [c for c in config.named_children if c.type != "comment"]
+            if len(args) < 2:
+                continue
+            block = strip_parens(args[1])
+            width = _block_width(src, block, consts)
+            if width is None:
+                continue
+            flagged, value = width
+            if value != 32:
+                continue
+            yield self.hazard(
+                src, flagged,
+                f"launch of {last_name(fn)} with blockDim.x = {text(flagged)}"
+                f"{'' if flagged.type == 'number_literal' else ' (32)'}: one CUDA warp per row, half a "
+                "64-lane wavefront. Keep 32 only if the kernel keeps a logical 32-lane warp everywhere; if its "
+                "warp code moves to warpSize, launch warpSize threads per row (hipDeviceAttributeWarpSize) in the "
+                f"same change, or the upper half of each wavefront is idle and per-row results are wrong. {PARTIAL}",
+            )
 
     def _shuffle_loop(self, src: SourceView, loop: Node, consts: dict[str, int]) -> Iterable[Hazard]:
         init = loop.child_by_field_name("initializer")
@@ -159,10 +198,10 @@ class HardcodedWarpSize(Rule):
         bound = _upper_bound(loop.child_by_field_name("condition"), var)
         if _fixed_width(start, consts) == 16:
             flagged, message = start, (f"shuffle loop starting at {var} = {text(start)} reduces over 32 lanes only; "
-                                       "start at warpSize / 2 so 64-lane wavefronts are fully reduced")
+                                       f"start at warpSize / 2 so 64-lane wavefronts are fully reduced. {PARTIAL}")
         elif bound is not None and _fixed_width(bound, consts) == 32:
             flagged, message = bound, (f"shuffle loop bounded by {var} < {text(bound)} covers 32 lanes only; "
-                                       "bound it by warpSize so 64-lane wavefronts are covered")
+                                       f"bound it by warpSize so 64-lane wavefronts are covered. {PARTIAL}")
         else:
             return
         stack = [body]
@@ -176,36 +215,37 @@ class HardcodedWarpSize(Rule):
                     return
             stack.extend(cur.named_children)
 
-    def _per_lane_arrays(self, src: SourceView) -> Iterable[Hazard]:
+    def _per_lane_arrays(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str]) -> Iterable[Hazard]:
         for decl in src.qualified("__shared__"):
-            if not src.in_device_code(decl):
+            if not src.in_device_code(decl) or not in_warp_code(src, decl, warp_fns):
                 continue
             for d in decl.children_by_field_name("declarator"):
                 if d.type != "array_declarator":
                     continue
                 size = d.child_by_field_name("size")
                 inner = d.child_by_field_name("declarator")
-                if size is None or inner is None or int_literal(strip_parens(size)) != 32:
+                if size is None or inner is None or _warp_value(strip_parens(size), consts) != 32:
                     continue
                 if inner.type != "identifier":
                     continue  # multi-dimensional tiles (e.g. [32][33]) are tile widths, not warp widths
-                if self._indexed_per_lane(src, text(inner), src.function_of(decl)):
+                if self._indexed_per_lane(src, text(inner), src.function_of(decl), consts):
                     yield self.hazard(
                         src,
                         size,
-                        f"'{text(inner)}[32]' holds one slot per lane or warp of a 32-wide warp; "
-                        "64-lane wavefronts index past it: size it from the wavefront width",
+                        f"'{text(inner)}[{text(size)}]' holds one slot per lane or warp of a 32-wide warp; once the "
+                        "lane index follows warpSize, lanes 32-63 index past it: size it 64 (the widest wavefront). "
+                        f"{PARTIAL}",
                     )
 
     @staticmethod
-    def _indexed_per_lane(src: SourceView, array: str, fn: Node | None) -> bool:
+    def _indexed_per_lane(src: SourceView, array: str, fn: Node | None, consts: dict[str, int]) -> bool:
         if fn is None:
             return False
-        lane_vars = _lane_variables(fn)
+        lane_vars = _lane_variables(fn, consts)
         for idx in subscripts(fn, array):
             if is_lane_expr(idx) or any(text(n) in lane_vars for n in names_in(idx)):
                 return True
-            if any(_is_fixed_lane_index(strip_parens(b)) for b in [idx, *idx.named_children]):
+            if any(_is_fixed_lane_index(strip_parens(b), consts) for b in [idx, *idx.named_children]):
                 return True
         return False
 
@@ -214,6 +254,134 @@ WARP_CONSTANT = re.compile(r"(?i)warp|lane|wave|simd")
 
 
 WARP_NUMBERS = frozenset({5, 31, 32})
+
+# What a porting engineer must know about any one warp-width site: the sites of one piece of warp
+# code stand or fall together.
+PARTIAL = ("Change every 32 of this warp code together or none: a lane index on warpSize with a shuffle loop "
+           "still from 16 drops the sums of lanes 32-63; a shuffle loop from warpSize / 2 with a lane index "
+           "still % 32 adds them twice")
+_WHAT_BREAKS = {
+    "lane index": "lanes 32-63 get lane numbers 0-31 again",
+    "warp index": "two wavefront halves get different warp numbers",
+    "warp count": "the count is twice the number of wavefronts",
+}
+_INSTEAD = {
+    "lane index": "threadIdx.x % warpSize",
+    "warp index": "threadIdx.x / warpSize",
+    "warp count": "(blockDim.x + warpSize - 1) / warpSize",
+}
+
+# Calls that make a function warp code: shuffles, votes, lane masks, warp barriers and matches.
+WARP_PRIMITIVES = frozenset({
+    *SHUFFLE_WIDTH, "__shfl_sync",
+    "__ballot", "__ballot_sync", "__any", "__all", "__any_sync", "__all_sync", "__uni_sync", "__activemask",
+    "__syncwarp", "__match_any_sync", "__match_all_sync", "__match_any", "__match_all", "__lane_id",
+    "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+    "__reduce_xor_sync",
+})
+
+
+def _short(node: Node) -> str:
+    expr = " ".join(text(node).split())
+    return expr if len(expr) <= 40 else expr[:37] + "..."
+
+
+def _function_name(fn: Node) -> str:
+    """The plain name a function_definition defines (`ns::f<T>` gives "f"), or ""."""
+    cur: Node | None = fn.child_by_field_name("declarator")
+    while cur is not None and cur.type != "function_declarator":
+        cur = cur.child_by_field_name("declarator")
+    if cur is None:
+        return ""
+    name = cur.child_by_field_name("declarator")
+    return last_name(name) if name is not None else ""
+
+
+def warp_functions(src: SourceView) -> frozenset[str]:
+    """Names of the functions of this file that are warp code: they call a warp primitive, read
+    warpSize, or call a function that is warp code (here or, from the project context, in another
+    file), to a fixed point. Computed once per file."""
+    memo = src.scratch("warp-functions")
+    if "names" in memo:
+        return memo["names"]
+    known = set(src.context.warp_functions)
+    marked: set[int] = set()
+    names: set[str] = set()
+
+    def mark(nodes: Iterable[Node]) -> bool:
+        grew = False
+        for node in nodes:
+            fn = src.function_of(node)
+            if fn is not None and fn.id not in marked:
+                marked.add(fn.id)
+                name = _function_name(fn)
+                if name and name not in names:
+                    names.add(name)
+                    grew = True
+        return grew
+
+    mark(src.calls(WARP_PRIMITIVES))
+    mark(n for n in src.named(("warpSize",)) if n.type == "identifier")
+    callees = frozenset(known | names)
+    while callees and mark(src.calls(callees)):
+        callees = frozenset(known | names)
+    memo["functions"] = marked
+    memo["names"] = frozenset(names)
+    return memo["names"]
+
+
+def in_warp_code(src: SourceView, node: Node, warp_fns: frozenset[str] | None = None) -> bool:
+    """Whether a node lies in a function that is warp code (see warp_functions)."""
+    warp_functions(src)  # fills the memo of marked definitions
+    fn = src.function_of(node)
+    return fn is not None and fn.id in src.scratch("warp-functions").get("functions", ())
+
+
+def _block_width(src: SourceView, block: Node, consts: dict[str, int]) -> tuple[Node, int] | None:
+    """(node holding blockDim.x, its value) of a launch's block argument: a constant, `dim3(32, ...)`,
+    or a dim3 variable declared in the same function as `dim3 b(32, ...)` / `dim3 b = dim3(32, ...)`."""
+    if block.type in ("number_literal", "identifier"):
+        value = _fixed_width(block, consts)
+        if value is not None:
+            return block, value
+    if block.type == "call_expression" and last_name(block.child_by_field_name("function") or block) == "dim3":
+        args = call_arguments(block)
+        value = _fixed_width(args[0], consts) if args else None
+        return (args[0], value) if value is not None else None
+    if block.type == "identifier":
+        fn = src.function_of(block)
+        if fn is None:
+            return None
+        for decl in _declarations_named(fn, text(block)):
+            value_node = decl.child_by_field_name("value")
+            if value_node is None:
+                continue
+            if value_node.type in ("argument_list", "initializer_list"):
+                first = [c for c in value_node.named_children if c.type != "comment"]
+            elif value_node.type == "call_expression":
+                first = call_arguments(value_node)
+            else:
+                continue
+            if first:
+                value = _fixed_width(first[0], consts)
+                if value is not None:
+                    return first[0], value
+    return None
+
+
+def _declarations_named(fn: Node, name: str) -> Iterable[Node]:
+    """init_declarators of `name` inside a function whose type is dim3."""
+    stack = [fn]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "declaration":
+            t = cur.child_by_field_name("type")
+            if t is not None and text(t) == "dim3":
+                for d in cur.children_by_field_name("declarator"):
+                    ident = d.child_by_field_name("declarator") if d.type == "init_declarator" else None
+                    if ident is not None and text(ident) == name:
+                        yield d
+        stack.extend(cur.named_children)
 
 
 def _warp_operands(src: SourceView, consts: dict[str, int]) -> list[tuple[Node, Node]]:
@@ -279,15 +447,18 @@ def _upper_bound(cond: Node | None, var: str) -> Node | None:
 _LANE_INDEX_OPS = (("&", 31), ("%", 32))
 
 
-def _is_fixed_lane_index(expr: Node) -> bool:
-    """Whether an expression (parentheses already stripped) is `x & 31` or `x % 32`."""
+def _is_fixed_lane_index(expr: Node, consts: dict[str, int] | None = None) -> bool:
+    """Whether an expression (parentheses already stripped) is `x & 31` or `x % 32` (or `x % WARP_SIZE`)."""
     if expr.type != "binary_expression":
         return False
     right = expr.child_by_field_name("right")
-    return right is not None and (operator(expr), int_literal(strip_parens(right)) or -1) in _LANE_INDEX_OPS
+    if right is None:
+        return False
+    value = _warp_value(strip_parens(right), consts or {})
+    return (operator(expr), value if value is not None else -1) in _LANE_INDEX_OPS
 
 
-def _lane_variables(fn: Node) -> set[str]:
+def _lane_variables(fn: Node, consts: dict[str, int] | None = None) -> set[str]:
     """Locals initialised as a lane index with a fixed width (`x & 31`, `x % 32`)."""
     found: set[str] = set()
     stack = [fn]
@@ -296,7 +467,7 @@ def _lane_variables(fn: Node) -> set[str]:
         if cur.type == "init_declarator":
             ident = cur.child_by_field_name("declarator")
             value = cur.child_by_field_name("value")
-            if ident is not None and value is not None and _is_fixed_lane_index(strip_parens(value)):
+            if ident is not None and value is not None and _is_fixed_lane_index(strip_parens(value), consts):
                 found.add(text(ident))
         stack.extend(cur.named_children)
     return found

@@ -1,0 +1,28 @@
+"""The project context of the files being explained: what each file knows from the rest of its tree.
+
+`activate` installs one FileContext per file (by the path shown for it) before the files are
+explained; explain's pipeline reads it with `for_file`. A module-level table rather than an argument
+so that the processes a large tree is spread over (forked copies of this one) inherit it unchanged.
+"""
+
+from __future__ import annotations
+
+from xlate.cuda.source import FileContext
+
+__all__ = ["activate", "clear", "for_file"]
+
+_ACTIVE: dict[str, FileContext] = {}
+
+
+def activate(contexts: dict[str, FileContext]) -> None:
+    _ACTIVE.clear()
+    _ACTIVE.update(contexts)
+
+
+def clear() -> None:
+    _ACTIVE.clear()
+
+
+def for_file(shown: str) -> FileContext | None:
+    """The context of a file, or None when it is explained on its own."""
+    return _ACTIVE.get(shown) if _ACTIVE else None
