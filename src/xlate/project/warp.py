@@ -99,4 +99,4 @@ def decide(results: list[dict[str, Any]]) -> dict[str, Any] | None:
             "breaks the code between them (lost or double-counted partial sums, per-warp arrays indexed past their end)."
         )
     return {"warp": {"decision": decision, "message": message, "sites": where, "files": files,
-                     "warpsize_files": rt_files}}
+                     "warpsize_files": rt_files, "warpsize_sites": [f"{p}:{line}" for p, line in runtime]}}

@@ -208,6 +208,9 @@ def render_project(project: dict[str, Any] | None) -> list[list[Segment]]:
     out += [[(line, "")] for line in _wrap(warp["message"], "  ")]
     sites = warp["sites"]
     out.append([(f"  places: {', '.join(sites[:12])}" + (f" and {len(sites) - 12} more" if len(sites) > 12 else ""), "dim")])
+    runtime = warp.get("warpsize_sites") or []
+    if runtime:
+        out.append([(f"  warpSize read at: {', '.join(runtime[:12])}" + (f" and {len(runtime) - 12} more" if len(runtime) > 12 else ""), "dim")])
     return out
 
 

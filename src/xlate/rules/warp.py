@@ -323,7 +323,9 @@ def warp_functions(src: SourceView) -> frozenset[str]:
     mark(src.calls(WARP_PRIMITIVES))
     mark(n for n in src.named(("warpSize",)) if n.type == "identifier")
     callees = frozenset(known | names)
-    while callees and mark(src.calls(callees)):
+    # A kernel launch (`k<<<g, b>>>(...)`) runs warp code on the device; the host function that
+    # launches it is not warp code itself.
+    while callees and mark(c for c in src.calls(callees) if not any(k.type == "kernel_call_syntax" for k in c.children)):
         callees = frozenset(known | names)
     memo["functions"] = marked
     memo["names"] = frozenset(names)
@@ -352,25 +354,41 @@ def _block_width(src: SourceView, block: Node, consts: dict[str, int]) -> tuple[
         fn = src.function_of(block)
         if fn is None:
             return None
-        for decl in _declarations_named(fn, text(block)):
-            value_node = decl.child_by_field_name("value")
-            if value_node is None:
-                continue
-            if value_node.type in ("argument_list", "initializer_list"):
-                first = [c for c in value_node.named_children if c.type != "comment"]
-            elif value_node.type == "call_expression":
-                first = call_arguments(value_node)
-            else:
-                continue
-            if first:
-                value = _fixed_width(first[0], consts)
-                if value is not None:
-                    return first[0], value
+        for first in _dim3_first_arguments(fn, text(block)):
+            value = _fixed_width(first, consts)
+            if value is not None:
+                return first, value
     return None
 
 
+def _dim3_first_arguments(fn: Node, name: str) -> Iterable[Node]:
+    """The first constructor argument of each `dim3 name(...)`, `dim3 name = dim3(...)` or
+    `dim3 name{...}` inside a function. `dim3 b(WARP_SIZE, ROWS)` with only names for arguments
+    reads, to the parser, as a function declaration whose parameter types are those names."""
+    for decl in _declarations_named(fn, name):
+        if decl.type == "function_declarator":
+            params = decl.child_by_field_name("parameters")
+            kids = [c for c in params.named_children if c.type == "parameter_declaration"] if params is not None else []
+            if kids and kids[0].child_by_field_name("declarator") is None:
+                first_type = kids[0].child_by_field_name("type")
+                if first_type is not None:
+                    yield first_type
+            continue
+        value_node = decl.child_by_field_name("value")
+        if value_node is None:
+            continue
+        if value_node.type in ("argument_list", "initializer_list"):
+            args = [c for c in value_node.named_children if c.type != "comment"]
+        elif value_node.type == "call_expression":
+            args = call_arguments(value_node)
+        else:
+            continue
+        if args:
+            yield args[0]
+
+
 def _declarations_named(fn: Node, name: str) -> Iterable[Node]:
-    """init_declarators of `name` inside a function whose type is dim3."""
+    """Declarators (initialised, or read as function declarators) of `name` of type dim3 in a function."""
     stack = [fn]
     while stack:
         cur = stack.pop()
@@ -378,7 +396,7 @@ def _declarations_named(fn: Node, name: str) -> Iterable[Node]:
             t = cur.child_by_field_name("type")
             if t is not None and text(t) == "dim3":
                 for d in cur.children_by_field_name("declarator"):
-                    ident = d.child_by_field_name("declarator") if d.type == "init_declarator" else None
+                    ident = d.child_by_field_name("declarator") if d.type in ("init_declarator", "function_declarator") else None
                     if ident is not None and text(ident) == name:
                         yield d
         stack.extend(cur.named_children)
@@ -422,9 +440,9 @@ def _warp_value(node: Node, consts: dict[str, int]) -> int | None:
 def _fixed_width(node: Node, consts: dict[str, int]) -> int | None:
     """Value of an expression built only from literals and warp-named constants (`16`, `WARP / 2`)."""
     node = strip_parens(node)
-    if any(n.type == "identifier" and not WARP_CONSTANT.search(text(n)) for n in names_in(node)):
+    if any(n.type in ("identifier", "type_identifier") and not WARP_CONSTANT.search(text(n)) for n in names_in(node)):
         return None
-    if any(n.type == "identifier" and text(n) == "warpSize" for n in names_in(node)):
+    if any(n.type in ("identifier", "type_identifier") and text(n) == "warpSize" for n in names_in(node)):
         return None
     return evaluate(node, consts)
 
