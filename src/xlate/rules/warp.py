@@ -44,14 +44,22 @@ class HardcodedWarpSize(Rule):
     code = "XL001"
     concepts = ("warp-size", "lane-id", "warp-shuffle")
     references = (HIP_EXT, AMD_GPU_SPECS)
-    summary = "A literal 32 (or 31, 5, 16) used as the warp width next to a thread or lane index."
+    summary = ("A 32 (literal or a macro from any included header) used as the warp width in warp code: "
+               "next to a warp primitive, a lane mask, warpSize, or at the launch of such code.")
     why = (
         "CUDA warps always have 32 threads, so lane and warp indices are often written as `tid & 31`, "
-        "`tid % 32`, `tid >> 5` or `tid / 32`, shuffle reductions start at offset 16, and per-warp scratch "
-        "arrays get 32 slots. AMD CDNA GPUs (MI200, MI300) run 64-lane wavefronts, and RDNA runs 32. With "
-        "a fixed 32, lanes 32-63 compute the wrong lane and warp index, a reduction that starts at 16 "
-        "combines only half a wavefront, and a 32-slot per-lane array is indexed out of bounds. Apple GPUs "
-        "use 32-wide SIMD-groups, so Metal ports survive, but the code stays tied to one vendor."
+        "`tid % 32`, `tid >> 5` or `tid / WARP_SIZE`, shuffle reductions start at offset 16, per-warp scratch "
+        "arrays get 32 slots and kernels are launched with 32 threads per row. AMD CDNA GPUs (MI200, MI300) "
+        "run 64-lane wavefronts, and RDNA runs 32. What matters is consistency: a logical 32-lane warp kept "
+        "everywhere is correct on a 64-lane wavefront (it holds two logical warps), while a mix is not. A block "
+        "reduction whose lane index follows `warpSize` while its shuffle loop still starts at 16 drops the "
+        "partial sums of lanes 32-63, and one whose shuffle loop starts at `warpSize / 2` while its lane index "
+        "stays `% 32` adds them twice. A 32 is a warp width only in warp code: a function that calls a shuffle, "
+        "vote, ballot, `__activemask` or `__syncwarp`, reads `warpSize`, or calls such a function (in any file "
+        "of the project). Where `tid / 32` and `tid % 32` only lay out data (a GEMM's register tile) nothing "
+        "is flagged: changing them to `warpSize` would corrupt the result. Explaining a folder or a "
+        "`compile_commands.json` reads `#define WARP_SIZE 32` from the headers a file includes, and gives one "
+        "decision for the whole project. Apple GPUs use 32-wide SIMD-groups, so Metal ports survive."
     )
     example = (
         "__global__ void reduce(const float* x, float* out) {\n"
@@ -63,9 +71,12 @@ class HardcodedWarpSize(Rule):
         "}\n"
     )
     fix = (
-        "Derive lane and warp indices from the run-time `warpSize` (`threadIdx.x % warpSize`, "
-        "`threadIdx.x / warpSize`) and start shuffle loops at `warpSize / 2`. Where a compile-time width "
-        "is needed, make it a template parameter chosen on the host from the device's warp size."
+        "Decide once for the project, then change every flagged place of its warp code in one go. Either keep a "
+        "logical 32-lane warp everywhere (hold lane masks in 64 bits, pass width 32 to shuffles that read a "
+        "fixed lane), or derive every lane and warp index from the run-time `warpSize` (`threadIdx.x % "
+        "warpSize`, `threadIdx.x / warpSize`), start shuffle loops at `warpSize / 2`, size per-warp arrays for "
+        "64 lanes and launch `warpSize` threads per row. Where a compile-time width is needed, make it a "
+        "template parameter chosen on the host from the device's warp size."
     )
     fixed_example = (
         "__global__ void reduce(const float* x, float* out) {\n"
