@@ -258,12 +258,16 @@ __global__ void k(float* x) {
   int l = t & 31;
   int m = x[0] > 0 ? 7 : 9;
   int q = m & 31;
-  x[l + q] = 0;
+  x[l + q] = __shfl_xor(x[0], 1);  // warp code: a 32 here is a warp width
 }
 """
     view = SourceView("taint.cu", source, parse(source))
     lines = {h.line for h in REGISTRY["XL001"].check(view)}
     assert lines == {4}
+    # Without a warp primitive the same `t & 31` only lays out data, and is not flagged.
+    data_only = source.replace(b"__shfl_xor(x[0], 1)", b"0")
+    view = SourceView("taint.cu", data_only, parse(data_only))
+    assert not list(REGISTRY["XL001"].check(view))
 
 
 def test_double_atomics_flagged_for_metal() -> None:

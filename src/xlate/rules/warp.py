@@ -289,7 +289,11 @@ WARP_PRIMITIVES = frozenset({
     "__syncwarp", "__match_any_sync", "__match_all_sync", "__match_any", "__match_all", "__lane_id",
     "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
     "__reduce_xor_sync",
+    # Warp-collective matrix operations: each warp of 32 lanes owns a fragment.
+    "load_matrix_sync", "store_matrix_sync", "mma_sync",
 })
+# Inline PTX whose instructions act on a whole warp (or a warpgroup of four).
+_WARP_PTX = re.compile(r"\b(?:w?gmma|mma|ldmatrix|stmatrix|shfl|vote|redux|match|bar\.warp|activemask)\b")
 
 
 def _short(node: Node) -> str:
@@ -333,6 +337,8 @@ def warp_functions(src: SourceView) -> frozenset[str]:
 
     mark(src.calls(WARP_PRIMITIVES))
     mark(n for n in src.named(("warpSize",)) if n.type == "identifier")
+    if src.spells(("asm", "__asm__", "__asm")):
+        mark(a for a in src.nodes("gnu_asm_expression") if _WARP_PTX.search(text(a)))
     callees = frozenset(known | names)
     # A kernel launch (`k<<<g, b>>>(...)`) runs warp code on the device; the host function that
     # launches it is not warp code itself.
