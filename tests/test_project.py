@@ -169,3 +169,24 @@ def test_a_derived_name_defined_in_the_file_is_dropped_but_an_api_name_is_kept(t
     _, out = _explain([str(f)])
     symbols = [a["symbol"] for a in json.loads(out)["files"][0]["annotations"]]
     assert "CUDNN_MY_FLAG" not in symbols and "cudnnFrobnicate" in symbols
+
+
+def test_a_project_spread_over_processes_gives_the_same_findings() -> None:
+    outs = []
+    for jobs in (1, 2):
+        out = io.StringIO()
+        explain.run([str(TREE)], fmt="json", out=out, jobs=jobs)
+        outs.append(json.loads(out.getvalue()))
+    assert outs[0] == outs[1]
+    assert any(h["rule"] == "XL001" for f in outs[1]["files"] for h in f["hazards"] if f["path"].endswith("reduce.cuh"))
+
+
+def test_a_deep_include_chain_and_a_cycle_are_read_once(tmp_path: Path) -> None:
+    for i in range(3000):  # each header includes the next; the last includes the first again
+        (tmp_path / f"h{i}.cuh").write_text(f'#include "h{(i + 1) % 3000}.cuh"\n#define W{i} {i}\n')
+    (tmp_path / "main.cu").write_text('#include "h0.cuh"\n__global__ void k() {}\n')
+    graph = IncludeGraph.from_paths([tmp_path])
+    reached = graph.reached(tmp_path / "main.cu")
+    assert len(reached) == 3000 and len(set(reached)) == 3000
+    consts = known_constants(graph, tmp_path / "main.cu")
+    assert consts["W0"] == 0 and consts["W2999"] == 2999

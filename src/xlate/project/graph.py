@@ -94,6 +94,7 @@ class IncludeGraph:
     entries: dict[Path, CompileEntry] = field(default_factory=dict)
     roots: tuple[Path, ...] = ()
     _reach: dict[Path, list[Path]] = field(default_factory=dict, init=False, repr=False)
+    _users: dict[Path, list[Path]] = field(default_factory=dict, init=False, repr=False)
 
     # ---------------------------------------------------------------- building
 
@@ -205,25 +206,18 @@ class IncludeGraph:
             return list(hit)
         out: list[Path] = []
         seen = {start}
-
-        def visit(f: Path) -> None:
-            for e in self.edges.get(f, []):
-                if e.target is not None and e.target not in seen:
-                    seen.add(e.target)
-                    out.append(e.target)
-                    visit(e.target)
-
-        # Depth is bounded by the number of files; recursion depth by the include nesting, which
-        # compilers cap at 200 or so. Guard anyway against a pathological generated tree.
-        import sys
-
-        limit = sys.getrecursionlimit()
-        if len(self.edges) + 50 > limit:
-            sys.setrecursionlimit(len(self.edges) + 100)
-        try:
-            visit(start)
-        finally:
-            sys.setrecursionlimit(limit)
+        # Depth first in include order, without recursion: a generated tree may nest thousands deep.
+        stack: list[list[IncludeEdge]] = [list(reversed(self.edges.get(start, [])))]
+        while stack:
+            pending = stack[-1]
+            if not pending:
+                stack.pop()
+                continue
+            e = pending.pop()
+            if e.target is not None and e.target not in seen:
+                seen.add(e.target)
+                out.append(e.target)
+                stack.append(list(reversed(self.edges.get(e.target, []))))
         self._reach[start] = out
         return list(out)
 
@@ -234,7 +228,11 @@ class IncludeGraph:
     def users_of(self, header: str | Path) -> list[Path]:
         """The translation units that reach a header, in unit order."""
         target = _norm(Path(header))
-        return [u for u in self.units if u != target and target in self.reached(u)]
+        if not self._users:
+            for u in self.units:
+                for h in self.reached(u):
+                    self._users.setdefault(h, []).append(u)
+        return [u for u in self._users.get(target, []) if u != target]
 
     def files(self) -> list[Path]:
         """Units and every project header they reach, units first, each once."""

@@ -98,15 +98,18 @@ def project_constants(graph: IncludeGraph) -> dict[Path, dict[str, int]]:
         _apply(_definitions(u, cache), own)
         unit_consts[u] = own
         out[u] = known_constants(graph, u, cache)
+    reaching: dict[Path, list[Path]] = {}  # header -> the units that reach it (one pass over the units)
+    for u in graph.units:
+        for h in graph.reached(u):
+            reaching.setdefault(h, []).append(u)
     for f in graph.files():
         if f in out:
             continue
         consts = known_constants(graph, f, cache)
         seen_in: dict[str, set[int]] = {}
-        for u in graph.units:
-            if f in graph.reached(u):
-                for name, value in unit_consts[u].items():
-                    seen_in.setdefault(name, set()).add(value)
+        for u in reaching.get(f, []):
+            for name, value in unit_consts[u].items():
+                seen_in.setdefault(name, set()).add(value)
         for name, values in seen_in.items():
             if name not in consts and len(values) == 1:
                 consts[name] = next(iter(values))
