@@ -104,6 +104,9 @@ def test_project_findings_follow_warp_code_across_files() -> None:
         ("reduce.cuh", 17, "XL001"),   # warp count
         ("norm.cu", 13, "XL001"),      # dim3 block(WARP_SIZE, ...) launching warp code
         ("softmax.cu", 5, "XL001"),    # assert(blockDim.x == WARP_SIZE) in warp code
+        ("reduce.cuh", 26, "XL001"),   # slots[WARP_SIZE] of block_apply, warp code by its template argument
+        ("reduce.cuh", 27, "XL001"),   # its lane index
+        ("reduce.cuh", 29, "XL001"),   # its warp index
     }
     # the GEMM's tid / 32 and tid % 32 only lay out a tile, and its <<<1, 32>>> launches no warp code
     assert not files["tile.cuh"]["hazards"] and not files["gemm.cu"]["hazards"]
@@ -134,7 +137,7 @@ def test_a_shared_header_is_reported_once_with_its_users() -> None:
 def test_one_warp_width_decision_per_project() -> None:
     _, out = _explain([str(TREE)])
     warp = json.loads(out)["project"]["warp"]
-    assert warp["decision"] == "logical-32" and len(warp["sites"]) == 7
+    assert warp["decision"] == "logical-32" and len(warp["sites"]) == 10
     assert "moving some of them only breaks" in warp["message"]
     _, out = _explain([str(FIXTURES / "mixed")])
     warp = json.loads(out)["project"]["warp"]

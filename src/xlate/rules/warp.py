@@ -313,9 +313,11 @@ def _function_name(fn: Node) -> str:
 
 
 def warp_functions(src: SourceView) -> frozenset[str]:
-    """Names of the functions of this file that are warp code: they call a warp primitive, read
-    warpSize, or call a function that is warp code (here or, from the project context, in another
-    file), to a fixed point. Computed once per file."""
+    """Names of the functions that this file shows to be warp code: they call a warp primitive,
+    read warpSize, call a function that is warp code (here or, from the project context, in another
+    file), or receive one as an argument or template argument (`blockReduce<warpReduceSum>(v)`:
+    blockReduce calls whatever it is given). To a fixed point; computed once per file. A receiver
+    defined in another file is among the names, so that file's definition is marked too."""
     memo = src.scratch("warp-functions")
     if "names" in memo:
         return memo["names"]
@@ -323,30 +325,78 @@ def warp_functions(src: SourceView) -> frozenset[str]:
     marked: set[int] = set()
     names: set[str] = set()
 
+    def add(fn: Node) -> bool:
+        if fn.id in marked:
+            return False
+        marked.add(fn.id)
+        name = _function_name(fn)
+        if name and name not in names:
+            names.add(name)
+            return True
+        return False
+
     def mark(nodes: Iterable[Node]) -> bool:
         grew = False
         for node in nodes:
             fn = src.function_of(node)
-            if fn is not None and fn.id not in marked:
-                marked.add(fn.id)
-                name = _function_name(fn)
-                if name and name not in names:
-                    names.add(name)
-                    grew = True
+            if fn is not None:
+                grew = add(fn) or grew
+        return grew
+
+    def mark_defined(wanted: set[str]) -> bool:
+        grew = False
+        for fn in src.nodes("function_definition"):
+            if fn.id not in marked and _function_name(fn) in wanted:
+                grew = add(fn) or grew
         return grew
 
     mark(src.calls(WARP_PRIMITIVES))
     mark(n for n in src.named(("warpSize",)) if n.type == "identifier")
     if src.spells(("asm", "__asm__", "__asm")):
         mark(a for a in src.nodes("gnu_asm_expression") if _WARP_PTX.search(text(a)))
-    callees = frozenset(known | names)
-    # A kernel launch (`k<<<g, b>>>(...)`) runs warp code on the device; the host function that
-    # launches it is not warp code itself.
-    while callees and mark(c for c in src.calls(callees) if not any(k.type == "kernel_call_syntax" for k in c.children)):
+    if known:
+        mark_defined(known)  # the project already knows these are warp code
+    while True:
         callees = frozenset(known | names)
+        if not callees:
+            break
+        # A kernel launch (`k<<<g, b>>>(...)`) runs warp code on the device; the host function that
+        # launches it is not warp code itself.
+        grew = mark(c for c in src.calls(callees) if not any(k.type == "kernel_call_syntax" for k in c.children))
+        receivers = _receivers(src, callees) - names - known
+        if receivers:
+            names |= receivers
+            mark_defined(receivers)
+            grew = True
+        if not grew:
+            break
     memo["functions"] = marked
     memo["names"] = frozenset(names)
     return memo["names"]
+
+
+def _receivers(src: SourceView, warp: frozenset[str]) -> set[str]:
+    """Functions handed a warp function as a template argument or an argument: `f<warpSum>(...)`,
+    `f(warpSum, ...)`."""
+    found: set[str] = set()
+    for name in src.named(warp):
+        parent = src.parent(name)
+        if parent is not None and parent.type == "type_descriptor":  # a template argument read as a type
+            parent = src.parent(parent)
+        if parent is None:
+            continue
+        if parent.type == "template_argument_list":
+            template = src.parent(parent)
+            if template is not None and template.type in ("template_function", "template_method"):
+                callee = template.child_by_field_name("name")
+                if callee is not None:
+                    found.add(last_name(callee))
+        elif parent.type == "argument_list":
+            call = src.parent(parent)
+            fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+            if fn is not None:
+                found.add(last_name(fn))
+    return found - warp
 
 
 def in_warp_code(src: SourceView, node: Node, warp_fns: frozenset[str] | None = None) -> bool:
