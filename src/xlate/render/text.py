@@ -128,9 +128,11 @@ def _lines_text(lines: list[int]) -> str:
     return f"line {shown}" if len(lines) == 1 else f"lines {shown}" + (f" (+{len(lines) - 8})" if len(lines) > 8 else "")
 
 
-def render_differences(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
+def render_differences(r: dict[str, Any], backend: str = "all", said: set[str] | None = None) -> list[list[Segment]]:
     """One file, default view: hazards by rule, then the symbols whose counterpart differs, then one
-    line for those that keep their name."""
+    line for those that keep their name. A symbol's caveats are written once per output: `said`
+    holds the symbols whose caveats an earlier file of the same output already gave."""
+    said = set() if said is None else said
     shown = backends_for(backend)
     out: list[list[Segment]] = []
     head = f"{r['path']}: {len(r['annotations'])} annotation(s), {len(r['hazards'])} hazard(s)"
@@ -182,7 +184,12 @@ def render_differences(r: dict[str, Any], backend: str = "all") -> list[list[Seg
         if info.get("kind") == "derived":
             seg.append(("  (by naming rule)", "dim"))
         seg.append((f"  {_lines_text(uses[sym])}", "dim"))
+        if sym in said and any((info.get("caveats") or {}).get(b) for b in shown):
+            seg.append(("  (caveats above)", "dim"))
         out.append(seg)
+        if sym in said:
+            continue
+        said.add(sym)
         for b in shown:
             cav = (info.get("caveats") or {}).get(b)
             if cav:
@@ -242,10 +249,11 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", proj
             console.print(Text.assemble(*segments))
         else:
             out.write("".join(t for t, _ in segments) + "\n")
+    said: set[str] = set()  # symbols whose caveats are already written (once per output)
     for i, r in enumerate(results):
         if i:
             out.write("\n")
-        for segments in (render_file(r, backend) if show_all else render_differences(r, backend)):
+        for segments in (render_file(r, backend) if show_all else render_differences(r, backend, said)):
             if console is not None:
                 console.print(Text.assemble(*segments))
             else:
