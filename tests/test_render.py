@@ -232,3 +232,20 @@ def test_json_and_sarif_keep_full_data_and_the_project(results: list[dict]) -> N
     run = sarif.document(results, project)["runs"][0]
     assert run["properties"]["xlateProject"] == project
     assert len(run["results"]) == sum(len(r["hazards"]) for r in results)
+
+
+def test_text_default_writes_a_symbols_caveats_once_per_output(results: list[dict]) -> None:
+    twice = [results[0], {**results[0], "path": results[0]["path"] + ".copy"}]
+    first = {a["symbol"]: a for a in results[0]["annotations"]}
+    caveated = next(s for s, info in results[0]["symbols"].items() if any((info.get("caveats") or {}).values())
+                    and s in first and not text._is_same(info, s, first[s]["equivalents"], "all"))
+    out = io.StringIO()
+    text.write(twice, out)
+    body = out.getvalue()
+    cav = next(c for c in results[0]["symbols"][caveated]["caveats"].values() if c)
+    first_words = " ".join(cav.split()[:6])
+    once = io.StringIO()
+    text.write(results[:1], once)
+    # the second copy of the file adds no caveat text, only pointers back to it
+    assert body.count(first_words) == once.getvalue().count(first_words) >= 1
+    assert "(caveats above)" in body and "(caveats above)" not in once.getvalue()

@@ -104,10 +104,13 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
     from xlate.cuda.parser import ParseCancelled, parse
     from xlate.cuda.tree import Locator
 
+    from xlate.project import context as project_context
+
     result = empty_result(shown)
     _check_utf8(source, result)
     try:
-        tree = parse(prepare.for_parsing(source), deadline=deadline)
+        prepared = prepare.for_parsing(source)
+        tree = project_context.parsed(prepared) or parse(prepared, deadline=deadline)  # parsed once per tree
     except ParseCancelled:
         raise FileTimeout from None
     except Exception as exc:  # tree-sitter raises on resource exhaustion; the run goes on
@@ -120,7 +123,6 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,
                                        end_line=region.end_line, end_column=region.end_column))
     locator = Locator(tree)  # one cursor for the scanner and the rules (see cuda/tree.py)
-    from xlate.project import context as project_context
     from xlate.project.names import filter_found
 
     context = project_context.for_file(shown)

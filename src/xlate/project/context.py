@@ -7,11 +7,16 @@ so that the processes a large tree is spread over (forked copies of this one) in
 
 from __future__ import annotations
 
+from typing import Any
+
 from xlate.cuda.source import FileContext
 
-__all__ = ["activate", "clear", "for_file"]
+__all__ = ["activate", "clear", "for_file", "keep_tree", "parsed"]
 
 _ACTIVE: dict[str, FileContext] = {}
+# Trees the project pass already parsed (files with warp code), by their bytes: explain reuses them
+# instead of parsing the same file twice. Emptied with the contexts.
+_TREES: dict[bytes, Any] = {}
 
 
 def activate(contexts: dict[str, FileContext]) -> None:
@@ -21,6 +26,17 @@ def activate(contexts: dict[str, FileContext]) -> None:
 
 def clear() -> None:
     _ACTIVE.clear()
+    _TREES.clear()
+
+
+def keep_tree(source: bytes, tree: Any) -> None:
+    """Remember the tree of a file's bytes (as prepared for parsing) for explain to reuse."""
+    _TREES[source] = tree
+
+
+def parsed(source: bytes) -> Any:
+    """The tree the project pass parsed for these bytes, or None."""
+    return _TREES.get(source) if _TREES else None
 
 
 def for_file(shown: str) -> FileContext | None:

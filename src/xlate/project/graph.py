@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from bisect import bisect_right
 import re
 import shlex
 from collections.abc import Iterable, Iterator
@@ -65,13 +66,20 @@ def _strip_block_comments(data: bytes) -> bytes:
 
 
 def scan_includes(data: bytes) -> list[tuple[int, str, bool]]:
-    """(line, spelling, angled) of each `#include` of a file's bytes, in order."""
+    """(line, spelling, angled) of each `#include` of a file's bytes, in order, leaving out those
+    inside block comments."""
     if b"include" not in data:
         return []
-    text = _strip_block_comments(data)
+    comments = [m.span() for m in _BLOCK_COMMENT.finditer(data)] if b"/*" in data else []
+    starts = [a for a, _ in comments]
     out = []
-    for m in _INCLUDE_LINE.finditer(text):
-        line = text.count(b"\n", 0, m.start()) + 1
+    line, counted = 1, 0
+    for m in _INCLUDE_LINE.finditer(data):
+        i = bisect_right(starts, m.start()) - 1
+        if i >= 0 and comments[i][1] > m.start():
+            continue
+        line += data.count(b"\n", counted, m.start())
+        counted = m.start()
         out.append((line, m.group(2).decode("utf-8", errors="replace").strip(), m.group(1) == b"<"))
     return out
 

@@ -93,11 +93,10 @@ def project_constants(graph: IncludeGraph) -> dict[Path, dict[str, int]]:
     out: dict[Path, dict[str, int]] = {}
     unit_consts: dict[Path, dict[str, int]] = {}
     for u in graph.units:
-        unit_consts[u] = known_constants(graph, u, cache)
-        own: dict[str, int] = dict(unit_consts[u])
+        out[u] = known_constants(graph, u, cache)
+        own: dict[str, int] = dict(out[u])
         _apply(_definitions(u, cache), own)
         unit_consts[u] = own
-        out[u] = known_constants(graph, u, cache)
     reaching: dict[Path, list[Path]] = {}  # header -> the units that reach it (one pass over the units)
     for u in graph.units:
         for h in graph.reached(u):

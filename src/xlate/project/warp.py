@@ -34,6 +34,7 @@ def warp_functions_of_project(files: list[Path], macros: dict[Path, dict[str, in
     from xlate.cuda.names import identifiers
     from xlate.cuda.parser import parse
     from xlate.cuda.source import SourceView
+    from xlate.project import context
     from xlate.rules.warp import WARP_PRIMITIVES, warp_functions
 
     sources: dict[Path, bytes] = {}
@@ -42,23 +43,32 @@ def warp_functions_of_project(files: list[Path], macros: dict[Path, dict[str, in
             sources[f] = f.read_bytes()
         except OSError:
             continue
+    words = {f: identifiers(data) for f, data in sources.items()}
     trees: dict[Path, Any] = {}
+    views: dict[Path, Any] = {}
     found: frozenset[str] = frozenset()
     seeds = frozenset(w.encode() for w in (*WARP_PRIMITIVES, "warpSize"))
     for _ in range(len(sources) + 1):  # each round adds names or stops; bounded by the file count
         wanted = seeds | {n.encode() for n in found}
         grown: set[str] = set(found)
         for f, data in sources.items():
-            if wanted.isdisjoint(identifiers(data)):
+            if wanted.isdisjoint(words[f]):
                 continue
             if f not in trees:
                 try:
-                    trees[f] = parse(prepare.for_parsing(data))
+                    prepared = prepare.for_parsing(data)
+                    trees[f] = parse(prepared)
+                    context.keep_tree(prepared, trees[f])
                 except Exception:  # a file the parser cannot read adds nothing here; explain reports it
                     trees[f] = None
             if trees[f] is None:
                 continue
-            view = SourceView(str(f), data, trees[f], context=FileContext(macros.get(f, {}), found))
+            view = views.get(f)
+            if view is None:
+                view = views[f] = SourceView(str(f), data, trees[f], context=FileContext(macros.get(f, {}), found))
+            else:  # the same view, its node tables kept; only the answer depends on what is known
+                view.context = FileContext(macros.get(f, {}), found)
+                view.scratch("warp-functions").clear()
             grown |= warp_functions(view)
         if grown == set(found):
             break
