@@ -193,3 +193,15 @@ def test_a_deep_include_chain_and_a_cycle_are_read_once(tmp_path: Path) -> None:
     assert len(reached) == 3000 and len(set(reached)) == 3000
     consts = known_constants(graph, tmp_path / "main.cu")
     assert consts["W0"] == 0 and consts["W2999"] == 2999
+
+
+def test_translate_leaves_user_names_with_a_library_prefix_alone() -> None:
+    from xlate import kb
+    from xlate.translate.engine import translate_source
+    from xlate.translate.options import Options
+
+    source = (b"#ifndef CUDNN_ATT_H\n#define CUDNN_ATT_H\nstatic int cudnn_handle = 0;\n"
+              b"int f() { return cudnn_handle + cudnnFrobnicate(); }\n#endif\n")
+    out = translate_source("att.h", source, kb.load_symbols(), Options()).text.decode()
+    assert "CUDNN_ATT_H (dnn)" not in out and "cudnn_handle (dnn)" not in out
+    assert "cudnnFrobnicate (dnn) has no HIP equivalent" in out  # an API-shaped name is still flagged
