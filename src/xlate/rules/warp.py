@@ -599,7 +599,9 @@ class WarpSizeNotConstexpr(Rule):
                     src,
                     node,
                     f"warpSize used as {context} needs a compile-time constant, and warpSize is not constexpr "
-                    "on ROCm 7+: use a WarpSize template parameter chosen on the host",
+                    "on ROCm 7+: use a WarpSize template parameter chosen on the host, and give the same parameter "
+                    "to every array, shuffle loop and launch of this warp code, or a 64-lane instantiation meets "
+                    "code still sized for 32",
                 )
 
 
@@ -730,7 +732,9 @@ class ImplicitWarpSynchronous(Rule):
                         src,
                         node,
                         f"'{text(ident)}' is a volatile warp reduction (offsets {', '.join(map(str, sorted(steps, reverse=True)))}) "
-                        "that assumes 32 lanes in lockstep: use shuffles over warpSize or a warp barrier per step",
+                        "that assumes 32 lanes in lockstep: use shuffles over warpSize or a warp barrier per step, "
+                        "for every step at once: a step left without its barrier reads a value its neighbour has "
+                        "not written yet",
                     )
 
     def _lockstep_steps(self, src: SourceView, name: str, fn: Node | None) -> set[int]:
