@@ -42,6 +42,8 @@ def test_includes_resolve_against_the_includer_and_the_include_folders() -> None
     # "config.cuh" from src/ is found through the include folder; "../include/config.cuh" next to the includer
     assert spelled == [("gemm.cu", "../include/config.cuh", 1, False), ("norm.cu", "config.cuh", 1, False),
                        ("softmax.cu", "config.cuh", 1, False)]
+    for e in edges:  # the byte span of each spelling, for a rename of the header
+        assert e.includer.read_bytes()[e.start:e.end].decode() == e.spelling
     gemm = [e for e in graph.includes_of(TREE / "src" / "gemm.cu")]
     assert [(e.spelling, e.angled, e.target.name if e.target else None) for e in gemm] == [
         ("../include/config.cuh", False, "config.cuh"), ("tile.cuh", True, "tile.cuh")]

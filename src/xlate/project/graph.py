@@ -46,6 +46,9 @@ class IncludeEdge:
     line: int  # 1-based
     angled: bool  # <...> rather than "..."
     target: Path | None  # the file it resolves to inside the project, or None (a system or missing header)
+    # Byte offsets of the spelling (between the quotes or brackets) in the includer: where a rename goes.
+    start: int = 0
+    end: int = 0
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,9 @@ def _strip_block_comments(data: bytes) -> bytes:
     return _BLOCK_COMMENT.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), data)
 
 
-def scan_includes(data: bytes) -> list[tuple[int, str, bool]]:
-    """(line, spelling, angled) of each `#include` of a file's bytes, in order, leaving out those
-    inside block comments."""
+def scan_includes(data: bytes) -> list[tuple[int, str, bool, int, int]]:
+    """(line, spelling, angled, start, end) of each `#include` of a file's bytes, in order, leaving
+    out those inside block comments; start and end are the byte offsets of the spelling."""
     if b"include" not in data:
         return []
     comments = [m.span() for m in _BLOCK_COMMENT.finditer(data)] if b"/*" in data else []
@@ -80,7 +83,7 @@ def scan_includes(data: bytes) -> list[tuple[int, str, bool]]:
             continue
         line += data.count(b"\n", counted, m.start())
         counted = m.start()
-        out.append((line, m.group(2).decode("utf-8", errors="replace").strip(), m.group(1) == b"<"))
+        out.append((line, m.group(2).decode("utf-8", errors="replace").strip(), m.group(1) == b"<", m.start(2), m.end(2)))
     return out
 
 
@@ -169,9 +172,9 @@ class IncludeGraph:
                 self.edges[f] = []
                 continue
             found = []
-            for line, spelling, angled in scan_includes(data):
+            for line, spelling, angled, start, end in scan_includes(data):
                 target = self._resolve(f, spelling, angled, entry)
-                found.append(IncludeEdge(f, spelling, line, angled, target))
+                found.append(IncludeEdge(f, spelling, line, angled, target, start, end))
                 if target is not None and target not in seen:
                     seen.add(target)
                     owner[target] = entry  # a header is read with the include folders of the unit that reached it
