@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tree_sitter import Node
 
@@ -91,10 +91,18 @@ class HardcodedWarpSize(Rule):
     def check(self, src: SourceView) -> Iterable[Hazard]:
         seen: set[tuple[int, int]] = set()
 
+        counting: set[int] = set()  # functions with a finding: they count 32 lanes
+
+        def note(node: Node) -> None:
+            fn = src.function_of(node)
+            if fn is not None:
+                counting.add(fn.id)
+
         def emit(node: Node, message: str) -> Iterable[Hazard]:
             key = (node.start_byte, node.end_byte)
             if key not in seen:
                 seen.add(key)
+                note(node)
                 yield self.hazard(src, node, message)
 
         consts = file_constants(src)
@@ -144,6 +152,7 @@ class HardcodedWarpSize(Rule):
                                          "halves: correct only if all of this warp code keeps a logical 32-lane warp; "
                                          f"otherwise pass warpSize or omit it. {PARTIAL}")
 
+        positions: set[tuple[int, int]] = set()  # (line, column) of the shuffle-loop findings
         # Only loops whose body shuffles by the loop variable can be reduction loops: start from
         # the shuffles (few) rather than inspecting every loop of the file.
         shuffle_starts = [c.start_byte for c in src.calls(SHUFFLE_DELTA)]
@@ -156,12 +165,43 @@ class HardcodedWarpSize(Rule):
                 if i < len(shuffle_starts) and shuffle_starts[i] < body.end_byte:
                     for h in self._shuffle_loop(src, loop, consts):
                         key = (h.line, h.column)
-                        if key not in seen:
-                            seen.add(key)
+                        if key not in positions:
+                            positions.add(key)
+                            note(loop)
                             yield h
 
-        yield from self._per_lane_arrays(src, consts, warp_fns)
+        for h in self._per_lane_arrays(src, consts, warp_fns, note):
+            yield h
         yield from self._launch_shapes(src, consts, warp_fns)
+        yield from self._fixed_lane_reads(src, consts, seen, counting)
+
+    def _fixed_lane_reads(self, src: SourceView, consts: dict[str, int], seen: set[tuple[int, int]],
+                          flagged_functions: set[int]) -> Iterable[Hazard]:
+        """`__shfl_sync(m, v, 31)` without a width, in a function whose other findings show it counts
+        32 lanes: on a 64-lane wavefront the source lane is taken from the whole wavefront, so the
+        upper logical warp reads the lower one's lane."""
+        if not flagged_functions:
+            return
+        for call in src.calls(("__shfl_sync", "__shfl")):
+            name = call_name(call)
+            args = call_arguments(call)
+            lane_at = 2 if name == "__shfl_sync" else 1
+            if len(args) != lane_at + 1:  # a width is given: the read stays within its segment
+                continue
+            fn = src.function_of(call)
+            lane = _fixed_width(args[lane_at], consts)
+            if fn is None or fn.id not in flagged_functions or lane is None or not 0 <= lane < 32:
+                continue
+            key = (args[lane_at].start_byte, args[lane_at].end_byte)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield self.hazard(
+                src, args[lane_at],
+                f"{name} from lane {text(args[lane_at])} with no width reads lane {lane} of the whole wavefront: with "
+                "this function's 32-lane warp kept on a 64-lane wavefront the upper half reads the lower half's lane; "
+                f"pass width 32, or move the function to warpSize (source lane warpSize - 1 for the last). {PARTIAL}",
+            )
 
     def _launch_shapes(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str]) -> Iterable[Hazard]:
         """Host launches of warp code with a block of 32 threads (`<<<g, 32>>>`, `dim3 b(32, 8)`)."""
@@ -226,7 +266,8 @@ class HardcodedWarpSize(Rule):
                     return
             stack.extend(cur.named_children)
 
-    def _per_lane_arrays(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str]) -> Iterable[Hazard]:
+    def _per_lane_arrays(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str],
+                         note: Callable[[Node], None]) -> Iterable[Hazard]:
         for decl in src.qualified("__shared__"):
             if not src.in_device_code(decl) or not in_warp_code(src, decl, warp_fns):
                 continue
@@ -240,6 +281,7 @@ class HardcodedWarpSize(Rule):
                 if inner.type != "identifier":
                     continue  # multi-dimensional tiles (e.g. [32][33]) are tile widths, not warp widths
                 if self._indexed_per_lane(src, text(inner), src.function_of(decl), consts):
+                    note(decl)
                     yield self.hazard(
                         src,
                         size,
