@@ -40,8 +40,8 @@ def test_includes_resolve_against_the_includer_and_the_include_folders() -> None
     edges = graph.includers_of(config)
     spelled = sorted((e.includer.name, e.spelling, e.line, e.angled) for e in edges)
     # "config.cuh" from src/ is found through the include folder; "../include/config.cuh" next to the includer
-    assert spelled == [("gemm.cu", "../include/config.cuh", 1, False), ("norm.cu", "config.cuh", 1, False),
-                       ("softmax.cu", "config.cuh", 1, False)]
+    assert spelled == [("gemm.cu", "../include/config.cuh", 1, False), ("launch.cu", "config.cuh", 2, False),
+                       ("norm.cu", "config.cuh", 1, False), ("softmax.cu", "config.cuh", 1, False)]
     for e in edges:  # the byte span of each spelling, for a rename of the header
         assert e.includer.read_bytes()[e.start:e.end].decode() == e.spelling
     gemm = [e for e in graph.includes_of(TREE / "src" / "gemm.cu")]
@@ -51,7 +51,7 @@ def test_includes_resolve_against_the_includer_and_the_include_folders() -> None
     assert ("cstdio", None) in [(e.spelling, e.target) for e in norm]  # a system header stays unresolved
     users = [u.name for u in graph.users_of(TREE / "include" / "reduce.cuh")]
     assert users == ["norm.cu", "softmax.cu"]
-    assert {u.name for u in graph.units} == {"gemm.cu", "norm.cu", "softmax.cu"}
+    assert {u.name for u in graph.units} == {"gemm.cu", "launch.cu", "norm.cu", "softmax.cu"}
 
 
 def test_a_compile_database_gives_files_include_folders_and_macros(tmp_path: Path) -> None:
@@ -106,6 +106,7 @@ def test_project_findings_follow_warp_code_across_files() -> None:
         ("reduce.cuh", 17, "XL001"),   # warp count
         ("norm.cu", 13, "XL001"),      # dim3 block(WARP_SIZE, ...) launching warp code
         ("softmax.cu", 5, "XL001"),    # assert(blockDim.x == WARP_SIZE) in warp code
+        ("launch.cu", 7, "XL001"),     # <<<1, WARP_SIZE>>> of a kernel that another file defines
         ("reduce.cuh", 26, "XL001"),   # slots[WARP_SIZE] of block_apply, warp code by its template argument
         ("reduce.cuh", 27, "XL001"),   # its lane index
         ("reduce.cuh", 29, "XL001"),   # its warp index
@@ -139,7 +140,7 @@ def test_a_shared_header_is_reported_once_with_its_users() -> None:
 def test_one_warp_width_decision_per_project() -> None:
     _, out = _explain([str(TREE)])
     warp = json.loads(out)["project"]["warp"]
-    assert warp["decision"] == "logical-32" and len(warp["sites"]) == 10
+    assert warp["decision"] == "logical-32" and len(warp["sites"]) == 11
     assert "moving some of them only breaks" in warp["message"]
     _, out = _explain([str(FIXTURES / "mixed")])
     warp = json.loads(out)["project"]["warp"]

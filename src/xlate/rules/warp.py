@@ -204,7 +204,9 @@ class HardcodedWarpSize(Rule):
             )
 
     def _launch_shapes(self, src: SourceView, consts: dict[str, int], warp_fns: frozenset[str]) -> Iterable[Hazard]:
-        """Host launches of warp code with a block of 32 threads (`<<<g, 32>>>`, `dim3 b(32, 8)`)."""
+        """Host launches of warp code with a block of 32 threads (`<<<g, 32>>>`, `dim3 b(32, 8)`); the
+        kernel may be defined in this file or, as the project knows, in another."""
+        warp_fns = warp_fns | src.context.warp_functions
         for config in src.nodes("kernel_call_syntax"):
             call = src.parent(config)
             fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
