@@ -38,7 +38,7 @@ def render(results: list[dict[str, Any]], backend: str = "all", project: dict[st
 
     shown = backends_for(backend)
     parts: list[str] = []
-    if project and "warp" in project:
+    if project and "warp" in project and backend != "metal":  # the warp-width decision is about HIP
         warp = project["warp"]
         parts.append(f"## Project: warp width ({warp['decision']})\n")
         parts.append(warp["message"] + "\n")

@@ -241,7 +241,7 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", proj
     total_h = sum(len(r["hazards"]) for r in results)
     total_a = sum(len(r["annotations"]) for r in results)
     total_e = sum(len(r["errors"]) for r in results)
-    head = render_project(project)
+    head = render_project(project) if backend != "metal" else []  # the warp-width decision is about HIP
     if head:
         head.append([("", "")])
     for segments in head:
