@@ -212,7 +212,9 @@ const char* text = "__CUDA_ARCH__ wmma::fragment cg::this_grid() clock64() print
 def test_rules_survive_broken_and_empty_sources() -> None:
     """Sources with nothing to flag give no finding; a hazard deep in nesting, or after a syntax
     error, is still found where it is."""
-    deep = b"__global__ void k(int* x) { x[0] = " + b"(" * 5000 + b"threadIdx.x & 31" + b")" * 5000 + b"; }"
+    # warp code (a shuffle), so that its `threadIdx.x & 31` is a lane index
+    deep = (b"__global__ void k(int* x) { x[1] = __shfl_xor(x[1], 1); x[0] = " + b"(" * 5000 + b"threadIdx.x & 31"
+            + b")" * 5000 + b"; }")
     broken = b"__global__ void k( {\n  unsigned m = __ballot_sync(0xffffffff, 1);\n"
     expected: dict[bytes, set[tuple[int, str]]] = {
         b"": set(),
