@@ -245,7 +245,7 @@ def stage(target: Path, root: Path | None = None) -> Path:
     target gets docs/ (hand-written pages, the generated pages, the home page's table filled in) and a
     mkdocs.yml with the full navigation and without `hooks:`. Returns the staged config file.
     """
-    from xlate.docsgen import hook
+    from xlate.docsgen.placeholders import fill_placeholders
 
     repo = repo_root()
     if target.exists():
@@ -259,7 +259,7 @@ def stage(target: Path, root: Path | None = None) -> Path:
         path.write_text(text, encoding="utf-8")
     for md in (target / "docs").rglob("*.md"):
         text = md.read_text(encoding="utf-8")
-        filled = hook.fill_placeholders(text, g)
+        filled = fill_placeholders(text, g)
         if filled != text:
             md.write_text(filled, encoding="utf-8")
     config = read_config(repo / "mkdocs.yml")

@@ -49,7 +49,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "SCORE_NAME": ("_index", "SCORE_NAME"),
     "SCORE_SYMBOL": ("_index", "SCORE_SYMBOL"),
     "clean_query": ("_index", "clean_query"),
-    "content_hash": ("_index", "content_hash"),
+    "content_hash": ("_paths", "content_hash"),
     "example_links": ("_index", "example_links"),
     "find_rows": ("_index", "find_rows"),
     "load_index": ("_index", "load_index"),

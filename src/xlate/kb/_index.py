@@ -16,7 +16,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-INDEX_VERSION = 12
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
 # spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
@@ -30,42 +29,15 @@ MAX_QUERY = 200
 
 from xlate.errors import GlossaryError
 from xlate.kb._paths import (
-    BUILDER_MODULES,
+    INDEX_VERSION,
     cache_dir,
     content_key,
     glossary_root,
+    kernels_root,
     write_cache,
 )
 from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, RocmFact, Row, Side
 from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
-
-
-def _kernels_root(root: Path) -> Path:
-    return root.parent / "kernels" / "examples"
-
-
-def _input_files(root: Path) -> list[Path]:
-    files = sorted(p for p in root.rglob("*.yaml") if "fixtures" not in p.parts)
-    kernels = _kernels_root(root)
-    if kernels.is_dir():
-        files += sorted(kernels.glob("*/example.yaml"))
-    return files
-
-
-
-
-def content_hash(root: Path) -> str:
-    import hashlib  # only when the content changed: a cold lookup normally needs no digest
-
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(str(INDEX_VERSION).encode())
-    for module in BUILDER_MODULES:  # the code that builds the index is part of what it says
-        digest.update((Path(__file__).parent / module).read_bytes())
-    for path in _input_files(root):
-        digest.update(str(path.relative_to(root.parent)).encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def loose(text: str) -> str:
@@ -144,7 +116,7 @@ def build(root: Path) -> dict[str, Any]:
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
-    from xlate.kb._gpus import name_table
+    from xlate.kb._sheets import name_table
 
     sheets = g.gpu_sheets()
     gpus = {gid: s.card() for gid, s in sheets.items()}
@@ -349,7 +321,7 @@ def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
     import yaml
 
     out: dict[str, list[dict[str, Any]]] = {}
-    kernels = _kernels_root(root)
+    kernels = kernels_root(root)
     if not kernels.is_dir():
         return out
     for path in sorted(kernels.glob("*/example.yaml")):
