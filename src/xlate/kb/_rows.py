@@ -70,6 +70,9 @@ class Side(BaseModel):
     removed: str | None = None
     source: str | None = Field(default=None, description="an https URL, or a key of the file's `sources` and a section")
     shared: bool = Field(default=False, description="the counterpart spelling answers several CUDA spellings on purpose")
+    macros: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_]\w*$")]] = Field(
+        default_factory=list, description="preprocessor macros that must be defined before the headers for the spelling "
+                                          "to be declared (HIP_ENABLE_WARP_SYNC_BUILTINS); proven by a compile probe")
 
     @model_validator(mode="after")
     def _complete(self) -> Side:
@@ -166,6 +169,8 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
         out["also"] = list(side.also)
     if side.shared:
         out["shared"] = True
+    if side.macros:
+        out["macros"] = list(side.macros)
     src = _resolve_source(side.source, sources)
     if src:
         out["source"] = src
