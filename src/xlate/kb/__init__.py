@@ -23,6 +23,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Claim": ("_claims", "Claim"),
     "claim_sentences": ("_claims", "sentences"),
     "collect_claims": ("_claims", "collect"),
+    "collect_row_claims": ("_claims", "collect_rows"),
+    "claim_shares": ("_claims", "shares"),
     "is_checkable_claim": ("_claims", "is_checkable"),
     "run_claims": ("_claims", "run"),
     "add_edge_to_file": ("_edges", "add_edge_to_file"),
@@ -94,7 +96,7 @@ __all__ = sorted(_EXPORTS)
 if TYPE_CHECKING:
     from xlate.kb._api import load as load_families
     from xlate.kb._checks import collect as collect_problems, run_check
-    from xlate.kb._claims import Claim, sentences as claim_sentences, collect as collect_claims, is_checkable as is_checkable_claim, run as run_claims
+    from xlate.kb._claims import Claim, sentences as claim_sentences, collect as collect_claims, collect_rows as collect_row_claims, shares as claim_shares, is_checkable as is_checkable_claim, run as run_claims
     from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors, relation_path
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
