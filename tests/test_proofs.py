@@ -141,6 +141,18 @@ def test_every_mlx_and_triton_side_exists_in_the_installed_package(glossary, bac
     assert len(kb.package_side_problems(planted, backend)[1]) == 1
 
 
+@pytest.mark.parametrize("backend", ["mlx", "triton"])
+def test_package_names_in_concept_terms_exist_too(glossary, backend: str) -> None:
+    pytest.importorskip({"mlx": "mlx.core", "triton": "triton.language"}[backend])
+    checked, problems = kb.concept_package_problems(glossary.concepts, backend)
+    assert checked >= 40 and problems == []
+    concept = glossary.concepts["warp-reduce"]
+    term = getattr(concept.terms, backend)
+    bad = concept.model_copy(update={"terms": concept.terms.model_copy(update={
+        backend: term.model_copy(update={"symbols": [*term.symbols, {"mlx": "mx.no_such_op", "triton": "tl.no_such_op"}[backend]]})})})
+    assert len(kb.concept_package_problems({"warp-reduce": bad}, backend)[1]) == 1
+
+
 # --- Lints ---------------------------------------------------------------------------------------
 
 def test_the_glossary_has_no_lint_findings(glossary) -> None:

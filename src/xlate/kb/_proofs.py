@@ -20,6 +20,7 @@ Nothing here runs when the index is built; the tests and `xlate glossary check` 
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import subprocess
 import tempfile
@@ -357,13 +358,18 @@ PACKAGES = {"mlx": ("mx.", "mlx.core"), "triton": ("tl.", "triton.language")}
 def _resolve(module: Any, dotted: str) -> bool:
     obj = module
     for part in dotted.split("."):
-        if not hasattr(obj, part):
+        try:
+            inspect.getattr_static(obj, part)
+        except AttributeError:
             try:  # a submodule not imported by its parent (mx.fast, mx.metal)
                 obj = importlib.import_module(f"{obj.__name__}.{part}")
                 continue
-            except (ImportError, AttributeError):
+            except (ImportError, AttributeError, TypeError):
                 return False
-        obj = getattr(obj, part)
+        try:
+            obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - a declared property that needs a GPU driver to evaluate
+            return True  # declared; what lies behind it cannot be reached on this machine
     return True
 
 
@@ -476,3 +482,34 @@ def concept_lints(concepts: dict[str, Any], rows: dict[str, dict[str, Any]]) -> 
                 if side and side.get("symbol") and side.get("relation") in ("same", "renamed"):
                     out.append((cid, f"{backend.value} is 'none' here, but the row {cuda} gives {side['symbol']} as '{side['relation']}'"))
     return out
+
+
+# Module paths a concept term's symbols may start with, per backend; other symbols (keyword arguments
+# such as num_warps, MSL attributes written inside an MLX kernel's source) are not package names.
+CONCEPT_PREFIXES = {
+    "mlx": {"mx.": "mlx.core", "mlx.core.": "mlx.core"},
+    "triton": {"tl.": "triton.language", "gl.": "triton.experimental.gluon.language", "triton.": "triton"},
+}
+
+
+def concept_package_problems(concepts: dict[str, Any], backend: str) -> tuple[int, list[str]]:
+    """(symbols checked, problems): each dotted package name a concept's term gives for `backend` must
+    resolve in the installed package; `@triton.jit` is read as triton.jit."""
+    prefixes = CONCEPT_PREFIXES[backend]
+    checked, out = 0, []
+    for cid, concept in concepts.items():
+        term = getattr(concept.terms, backend, None)
+        for raw in (term.symbols if term is not None else []):
+            sym = raw.lstrip("@")
+            prefix = next((p for p in prefixes if sym.startswith(p)), None)
+            if prefix is None:
+                continue
+            checked += 1
+            try:
+                module = importlib.import_module(prefixes[prefix])
+            except ImportError as exc:
+                out.append(f"{cid}: {backend} {raw}: cannot import {prefixes[prefix]} ({exc})")
+                continue
+            if not _resolve(module, sym[len(prefix):]):
+                out.append(f"{cid}: {backend} {raw}: {prefixes[prefix]} has no {sym[len(prefix):]}")
+    return checked, out
