@@ -129,6 +129,16 @@ def test_planted_mistakes_in_metal_sides_are_each_reported(glossary) -> None:
     assert "sinf -> metal sinus: not in the Metal Shading Language" in text
 
 
+def test_msl_names_in_concept_terms_are_in_the_table_too(glossary) -> None:
+    checked, problems = kb.concept_metal_problems(glossary.concepts, ROOT)
+    assert checked >= 60 and problems == []
+    concept = glossary.concepts["warp-shuffle"]
+    term = concept.terms.metal
+    bad = concept.model_copy(update={"terms": concept.terms.model_copy(update={
+        "metal": term.model_copy(update={"symbols": [*term.symbols, "simd_shuffle_sideways"]})})})
+    assert kb.concept_metal_problems({"warp-shuffle": bad}, ROOT)[1] == ["warp-shuffle: metal simd_shuffle_sideways: not in the Metal Shading Language table"]
+
+
 # --- MLX and Triton ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("backend", ["mlx", "triton"])

@@ -63,6 +63,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "SYMMETRIC_EDGES": ("_model", "SYMMETRIC_EDGES"),
     "Term": ("_model", "Term"),
     "concept_lints": ("_proofs", "concept_lints"),
+    "concept_metal_problems": ("_proofs", "concept_metal_problems"),
     "concept_package_problems": ("_proofs", "concept_package_problems"),
     "cuda_layouts": ("_proofs", "cuda_layouts"),
     "hip_sides": ("_proofs", "hip_sides"),
@@ -103,7 +104,7 @@ if TYPE_CHECKING:
     from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
     from xlate.kb._index import BACKENDS, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_gpu, find_rows, load_index, match_json, row_count, search, suggestions
     from xlate.kb._model import Category, Concept, Figure, GpuSpec, MappingRelation, REQUIRED_BACKENDS, REVERSE_LABEL, SYMMETRIC_EDGES, Term
-    from xlate.kb._proofs import concept_lints, concept_package_problems, cuda_layouts, hip_sides, load_msl as load_msl_table, metal_problems as metal_side_problems, package_problems as package_side_problems, probe_hip as probe_hip_sides, row_lints
+    from xlate.kb._proofs import concept_lints, concept_metal_problems, concept_package_problems, cuda_layouts, hip_sides, load_msl as load_msl_table, metal_problems as metal_side_problems, package_problems as package_side_problems, probe_hip as probe_hip_sides, row_lints
     from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
     from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema
     from xlate.kb._symbols import Entry, FamilyRule, LAUNCH, SymbolMap, load as load_symbols

@@ -46,6 +46,10 @@ def lint_problems(root: Path, g: gl.Glossary) -> list[Problem]:
         for text in _proofs.metal_problems(g.rows, root):
             file, line, message = _split_location(text)
             out.append(Problem(file, line, message))
+        for text in _proofs.concept_metal_problems(g.concepts, root)[1]:
+            cid, _, message = text.partition(": ")
+            file, line = g.where(cid, "terms", "metal", "symbols")
+            out.append(Problem(file, line, message))
     return out
 
 

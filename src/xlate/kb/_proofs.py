@@ -289,8 +289,29 @@ def metal_key(symbol: str) -> str:
     `[[kernel]]` -> kernel (an attribute's spelling)."""
     name = re.sub(r"<.*>$", "", symbol.strip())
     if name.startswith("[[") and name.endswith("]]"):
-        name = name[2:-2].strip()
+        name = re.sub(r"\(\d+\)$", "(n)", name[2:-2].strip())  # [[threadgroup(0)]] -> threadgroup(n)
     return name.removeprefix("metal::")
+
+
+# A concept term's Metal symbol is checked against the MSL table when it is shaped like an MSL name:
+# SIMD-group and quad-group functions and types, attributes, mem_flags, metal:: names. Host API names,
+# tools and compiler flags in concept terms are prose-level and left to the rows.
+_MSL_SHAPED = re.compile(r"^(?:simd_|simdgroup_|quad_|\[\[|mem_flags::|metal::|packed_|texture\d|sampler$|function_constant$|__METAL)")
+
+
+def concept_metal_problems(concepts: dict[str, Any], root: Path) -> tuple[int, list[str]]:
+    """(symbols checked, problems): every MSL-shaped Metal symbol of a concept term is in the MSL table."""
+    table, _ = load_msl(root)
+    checked, out = 0, []
+    for cid, concept in concepts.items():
+        term = concept.terms.metal
+        for sym in (term.symbols if term is not None else []):
+            if not _MSL_SHAPED.match(sym):
+                continue
+            checked += 1
+            if metal_key(sym) not in table:
+                out.append(f"{cid}: metal {sym}: not in the Metal Shading Language table")
+    return checked, out
 
 
 def metal_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
