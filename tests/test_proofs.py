@@ -204,3 +204,64 @@ def test_glossary_check_reports_the_lints(tmp_path: Path) -> None:
     math.write_text(text.replace("this is MSL's rint", "this is the MSL function of the same name", 1), encoding="utf-8")
     g, problems = kb.collect_problems(copy_root)
     assert [p for p in problems if "says 'same name'" in p.message]
+
+
+# --- HIP symbols named by concepts ---------------------------------------------------------------
+
+CONCEPT_HIP = r"^(?:hip[A-Z]\w*|__\w+|hipcub::\w+|cooperative_groups::\w+)$"
+NEWER = ("newer than ROCm 6.4", "absent from ROCm 6.4", "HIP 7.1 headers", "absent from ROCm 7.0 and earlier")
+# Names no ROCm 6.4 header declares for the gfx942 probe, each for a reason a probe cannot see.
+NOT_A_DECLARATION = {
+    "__hip_fatbin": "a symbol the compiler emits into objects for the offload bundle",
+    "__HIP_PLATFORM_NVIDIA__": "predefined only when hipcc targets NVIDIA GPUs",
+    "__gfx950__": "predefined for gfx950, which clang 19 predates",
+    "__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4": "a gfx950 builtin; clang 19 predates gfx950",
+    "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4": "a gfx950 builtin; clang 19 predates gfx950",
+}
+ARCHS = ("gfx90a", "gfx942", "gfx950", "gfx1100")
+
+
+def _arch_names(symbols: list[str]) -> set[str]:
+    """Which names some target declares by itself: predefined macros or builtins of one of ARCHS."""
+    import re
+    import subprocess
+
+    from conftest import clang_builtins
+
+    found = clang_builtins(CLANG, [s for s in symbols if s.startswith("__builtin")], ARCHS)
+    for arch in ARCHS:
+        run = subprocess.run([CLANG, "-x", "hip", f"--offload-arch={arch}", "--cuda-device-only", "-nogpulib", "-dM", "-E", "-"],
+                             input="", capture_output=True, text=True, timeout=120)
+        found |= set(re.findall(r"#define (\w+)", run.stdout)) & set(symbols)
+    return found
+
+
+@pytest.mark.slow
+def test_hip_symbols_that_concepts_name_are_declared_or_said_to_be_newer(glossary) -> None:
+    """A concept's HIP symbols compile against the ROCm 6.4 headers (any macro on), exist as a target's
+    builtin or predefined macro, or the term says they are newer than those headers."""
+    import re
+
+    found = _headers()
+    rows, owner = {}, {}
+    for cid, concept in glossary.concepts.items():
+        term = concept.terms.hip
+        for sym in (term.symbols if term is not None else []):
+            if re.match(CONCEPT_HIP, sym) and sym not in rows:
+                rows[sym] = {"kind": None, "sides": {"hip": {"symbol": sym, "relation": "same", "origin": "concept",
+                                                             "macros": [WARP]}}}
+                owner[sym] = term
+    assert len(rows) >= 250
+    proof = kb.probe_hip_sides(rows, ROOT, found.include, found.version, CLANG)
+    missing = [s for s, ok in proof.declared["all"].items() if not ok]
+    missing = sorted(set(missing) - set(NOT_A_DECLARATION) - _arch_names(missing))
+
+    def said_newer(sym: str) -> bool:
+        """The term's `since` dates all its symbols; a caveat sentence must name the symbol it dates."""
+        if any(mark in (owner[sym].since or "") for mark in NEWER):
+            return True
+        caveat = " ".join((owner[sym].caveat or "").split())
+        return any(sym in part and any(mark in part for mark in NEWER) for part in re.split(r"(?<=[.;])\s+", caveat))
+
+    unsaid = [s for s in missing if f"{s} -> {s}" not in proof.unproven and not said_newer(s)]
+    assert not unsaid, f"named by a concept, not declared in HIP {found.version_text}, and not said to be newer: {unsaid}"
