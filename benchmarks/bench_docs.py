@@ -6,6 +6,9 @@ then times, N rounds, the median of:
   - `mkdocs build --strict` of the whole site in the clone (the hook renders every generated page),
   - with --against REV: the same build of a fresh clone of REV (an older tree), in the same rounds (and
     which files of the two sites differ: a speed-up should leave the site byte-for-byte the same),
+  - the same with XLATE_DOCS_CACHE=0: no page cache, as the first build of a fresh clone (the other
+    builds of HEAD after the first round find the generated pages' output in the cache folder, which
+    the rounds share),
   - the same with XLATE_DOCS_JOBS=1 (one process) and =2 (two processes, as unset),
   - `xlate docs build --engine zensical` in the clone (stage the pages, zensical build, move the site).
 Each round runs every build once, one after another, so a busy machine slows them alike; each median
@@ -87,6 +90,8 @@ def main() -> None:
         ]
         if old is not None:
             cases.append((f"  the same, older tree ({args.against})", [*build, str(work / "oldsite")], old, env))
+        cases.append(("  the same, no page cache (XLATE_DOCS_CACHE=0)", [*build, str(work / "site0")], new,
+                      {**env, "XLATE_DOCS_CACHE": "0"}))
         cases.append(("  the same, one process (XLATE_DOCS_JOBS=1)", [*build, str(work / "site1")], new,
                       {**env, "XLATE_DOCS_JOBS": "1"}))
         cases.append(("  the same, two processes (XLATE_DOCS_JOBS=2)", [*build, str(work / "site2")], new,
@@ -102,6 +107,7 @@ def main() -> None:
         load_after = os.getloadavg()
         pages = sum(1 for _ in (work / "site").rglob("*.html"))
         differ = site_differences(work / "site", work / "oldsite") if old is not None else None
+        uncached = site_differences(work / "site", work / "site0")
         zpages = sum(1 for _ in (work / "zsite").rglob("*.html")) if (work / "zsite").exists() else None
     med = {name: (statistics.median(w for w, _ in r), statistics.median(c for _, c in r)) for name, r in runs.items()}
     fastest = {name: min(w for w, _ in r) for name, r in runs.items()}  # the least disturbed run of each
@@ -115,6 +121,8 @@ def main() -> None:
     if differ is not None:
         print(f"site of HEAD vs {args.against}: " + ("byte-for-byte the same" if not differ else
               f"{len(differ)} file(s) differ: {', '.join(differ[:8])}" + (" ..." if len(differ) > 8 else "")))
+    print("site with the page cache vs without: " + ("byte-for-byte the same" if not uncached else
+          f"{len(uncached)} file(s) differ: {', '.join(uncached[:8])}"))
     print(f"mkdocs: {pages} HTML pages" + (f"; zensical: {zpages} HTML pages" if zpages is not None else "; zensical not built"))
     print(f"target: mkdocs build --strict of a fresh clone in at most 10 s; {os.cpu_count()} CPUs, load average "
           f"{load_before[0]:.1f} before, {load_after[0]:.1f} after")

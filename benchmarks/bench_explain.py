@@ -401,7 +401,11 @@ def write(*a, **k):
 json_.write = write
 import io, os
 out = open(os.devnull, "w")
-explain.quiet_gc()
+try:  # where the process settings live (an older tree under --compare kept them in explain)
+    from xlate.processes import quiet_gc
+except ImportError:
+    quiet_gc = explain.quiet_gc
+quiet_gc()
 code = explain.run(sys.argv[1:], fmt="json", out=out, jobs=int(os.environ.get("PROBE_JOBS", "1")))
 out.close()
 stages["per file, other"] = stages.pop("explain_path", 0.0) - sum(stages.get(k, 0.0) for k in ("read", "parse", "scan", "rules")) 
@@ -525,7 +529,9 @@ def main() -> None:
         r.prepare()
     os.environ["XDG_CACHE_HOME"] = str(cache / "now")
     smap = kb.load_symbols()
-    explain.quiet_gc()
+    from xlate import processes
+
+    processes.quiet_gc()
     explain.load_rules()
     try:
         with tempfile.TemporaryDirectory() as tmp:

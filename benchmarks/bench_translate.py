@@ -8,7 +8,7 @@ them (`python -m xlate ...`, a fresh process, default worker count), alternating
 are printed. hipify-perl is measured over the same files (one call per file, as it works) when it
 is installed; it is not packaged for Debian 12, so here the script says so.
 
-    python benchmarks/bench_translate.py [--copies 12] [--repeats 5] [--jobs N]
+    python benchmarks/bench_translate.py [--copies 12] [--repeats 5] [--jobs N] [--compare OLD/src]
 """
 
 from __future__ import annotations
@@ -63,8 +63,13 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=12, help="numbered copies of the sources (default 12)")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=None, help="worker processes for both commands (default: each command's own)")
+    ap.add_argument("--compare", type=Path, default=None, metavar="SRC",
+                    help="also time both commands from this src/ folder (another checkout), alternating, and compare outputs")
     args = ap.parse_args()
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    if args.compare is not None:
+        compare(args)
+        return
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     with tempfile.TemporaryDirectory(prefix="bench-translate-") as tmp:
         tree = Path(tmp) / "tree"
@@ -99,6 +104,44 @@ def main() -> None:
             runs.append(time.perf_counter() - start)
         h = statistics.median(runs)
         print(f"hipify-perl (one call per file): {h:.2f} s  {len(sources) / h:.0f} files/s; hipify-perl / translate: {h / t:.1f}x")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """This tree against another src/ folder: each command from each, alternating, medians and ratios; the
+    translated trees (the first run's of each) must be byte-for-byte the same."""
+    srcs = {"this tree": REPO / "src", f"compare ({args.compare})": args.compare.resolve()}
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+    with tempfile.TemporaryDirectory(prefix="bench-translate-") as tmp:
+        tree = Path(tmp) / "tree"
+        files, lines = build_tree(tree, args.copies)
+        times: dict[tuple[str, str], list[float]] = {}
+        outs = {}
+        for k, (name, src) in enumerate(srcs.items()):
+            env = {**os.environ, "PYTHONPATH": str(src), "XDG_CACHE_HOME": str(Path(tmp) / f"cache{k}")}
+            outs[name] = Path(tmp) / f"out{k}"
+            timed([sys.executable, "-m", "xlate", "translate", str(tree), "--to", "hip", "-o", str(outs[name]),
+                   "--summary", "none", *jobs], env)  # warm the symbol map cache and the byte-compiled modules
+        first = {name: {p.relative_to(outs[name]).as_posix(): p.read_bytes() for p in outs[name].rglob("*") if p.is_file()}
+                 for name in srcs}
+        for _ in range(args.repeats):
+            for k, (name, src) in enumerate(srcs.items()):
+                env = {**os.environ, "PYTHONPATH": str(src), "XDG_CACHE_HOME": str(Path(tmp) / f"cache{k}")}
+                out = Path(tmp) / f"run{k}"
+                shutil.rmtree(out, ignore_errors=True)
+                times.setdefault((name, "translate"), []).append(timed(
+                    [sys.executable, "-m", "xlate", "translate", str(tree), "--to", "hip", "-o", str(out), "--summary", "none", *jobs], env))
+                times.setdefault((name, "explain"), []).append(timed(
+                    [sys.executable, "-m", "xlate", "explain", str(tree), "--backend", "hip", *jobs], env))
+    print(f"tree: {files} files, {lines} lines; {args.repeats} alternating runs, medians (min); load average {os.getloadavg()[0]:.1f}")
+    med = {key: statistics.median(v) for key, v in times.items()}
+    names = list(srcs)
+    for command in ("translate", "explain"):
+        for name in names:
+            print(f"xlate {command:<9} {name:<40} {med[(name, command)]:6.2f} s ({min(times[(name, command)]):.2f})")
+        print(f"  {command}: this tree / compare = {med[(names[0], command)] / med[(names[1], command)]:.2f}")
+    a, b = first[names[0]], first[names[1]]
+    differ = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    print("translated trees: " + ("byte-for-byte the same" if not differ else f"{len(differ)} file(s) differ: {differ[:8]}"))
 
 
 if __name__ == "__main__":

@@ -3,14 +3,12 @@ were indexed or are read from their text afterwards, and the same entry scores o
 
 from __future__ import annotations
 
-import copy
-import gc
 import json
 from pathlib import Path
 
 from conftest import write_glossary
 from xlate import kb
-from xlate.docsgen import gcpause, search
+from xlate.docsgen import search
 
 
 def _index(g: kb.Glossary) -> dict:
@@ -65,23 +63,3 @@ def test_raw_scores_are_the_entry_scores_without_boosts(tmp_path: Path) -> None:
     assert any(len(q) > 1 for q in queries)
     for clauses in queries:
         assert scorer.raw_scores(clauses) == scorer.entry_scores(clauses)  # equal floats, not close ones
-
-
-def test_gc_pause_and_resume() -> None:
-    was = gc.isenabled()
-    frozen = gc.get_freeze_count()
-    try:
-        state = gcpause.pause()
-        assert not gc.isenabled()
-        kept = copy.deepcopy([[i] for i in range(100)])
-        gcpause.resume(state, keep=True)
-        assert gc.isenabled() == was and gc.get_freeze_count() >= frozen + len(kept)
-        gcpause.resume(None, keep=True)  # no pause: nothing changes
-        assert gc.isenabled() == was
-        state = gcpause.pause()
-        gcpause.resume(state, keep=False)
-        assert gc.isenabled() == was
-    finally:
-        gc.unfreeze()
-        if was:
-            gc.enable()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate import explain
+from xlate import explain, processes
 from xlate import kb
 from xlate.cuda.files import collect
 from xlate.kb import glossary_root as default_root
@@ -60,7 +60,7 @@ def test_a_copy_that_fails_has_its_files_explained_here(smap: kb.SymbolMap, targ
     def broken(results: list) -> bytes:  # runs in the copies only: this process never packs
         raise RuntimeError("a copy that cannot send its results")
 
-    monkeypatch.setattr(explain, "_pack", broken)
+    monkeypatch.setattr(processes, "packer", broken)
     seen: list[int] = []
     got = explain.split_targets(targets, smap, 3, explain.FILE_TIMEOUT, lambda i, r: seen.append(i))
     _same(got, serial)
@@ -70,7 +70,7 @@ def test_a_copy_that_fails_has_its_files_explained_here(smap: kb.SymbolMap, targ
 def test_a_copy_that_sends_garbage_is_not_believed(smap: kb.SymbolMap, targets: list,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     serial = explain.explain_targets(targets, smap, jobs=1)
-    monkeypatch.setattr(explain, "_pack", lambda results: b"m" + b"\x00not marshal")
+    monkeypatch.setattr(processes, "packer", lambda results: b"m" + b"\x00not marshal")
     _same(explain.split_targets(targets, smap, 2, explain.FILE_TIMEOUT), serial)
 
 
@@ -83,9 +83,9 @@ def test_values_marshal_cannot_write_go_by_pickle() -> None:
     import pickle
 
     plain = [{"path": "a.cu", "hazards": [], "lines": 3}]
-    assert explain._pack(plain)[:1] == b"m" and marshal.loads(explain._pack(plain)[1:]) == plain
+    assert processes.pack(plain)[:1] == b"m" and marshal.loads(processes.pack(plain)[1:]) == plain
     odd = [{"path": Label("a.cu")}]
-    packed = explain._pack(odd)
+    packed = processes.pack(odd)
     assert packed[:1] == b"p" and pickle.loads(packed[1:]) == odd
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_FINDINGS",
     "EXIT_INTERRUPTED",
+    "EXIT_NOT_RUN",
     "EXIT_OK",
     "GlossaryError",
     "InputError",
@@ -36,15 +37,17 @@ __all__ = [
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # the command answered "no": no match, or findings at or above --fail-on, or check problems
 EXIT_ERROR = 2  # the command could not do its job: usage, glossary or input error
+EXIT_NOT_RUN = 3  # `xlate kernels run`: the backend cannot run on this machine (no GPU, toolchain or package)
 EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT), as shells report it
 
 # (code, name, meaning): docs/cli.md shows this table and a test keeps the two the same.
 EXIT_CODES: tuple[tuple[int, str, str], ...] = (
     (EXIT_OK, "ok", "the command did its job"),
     (EXIT_FINDINGS, "findings", "it ran and the answer is no: nothing matched, hazards at or above `--fail-on`, "
-                                "problems found by `glossary check`, concepts not connected"),
+                                "problems found by `glossary check`, concepts not connected, a kernel that fails its check"),
     (EXIT_ERROR, "error", "it could not run: an unknown or malformed option or argument, a glossary that is "
                           "missing or has defects, an input path that is missing or unreadable"),
+    (EXIT_NOT_RUN, "skipped", "`kernels run` could not run the example here: no GPU, compiler or package for that backend"),
     (EXIT_INTERRUPTED, "interrupted", "stopped with Ctrl-C"),
 )
 

@@ -13,83 +13,26 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
-MAX_BYTES = 8 * 1024 * 1024  # larger files are reported and skipped: sources this big are generated
+from xlate import processes
+from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from xlate.source_files import BINARY_SNIFF, MAX_BYTES, empty_result, read_source  # noqa: F401 (part of explain's surface)
+from xlate.source_files import check_utf8 as _check_utf8
+from xlate.source_files import error as _error
+
 # Seconds one file may take (parse, scan, rules) before it is reported as a per-file error. Every
 # stage is meant to be linear; this is the second line of defence against a shape nobody foresaw.
 FILE_TIMEOUT = 10.0
-BINARY_SNIFF = 8192
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 # Per-file error kinds that make the run fail (exit 2): the file could not be explained at all.
 FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", "timeout"})
 
 
-class FileTimeout(BaseException):
-    """A file ran past its time budget. A BaseException, so that the per-rule `except Exception`
-    guards let it through and the whole file stops, not just the rule it happened in."""
-
-
-def _error(kind: str, message: str, line: int | None = None, column: int | None = None, **extra: Any) -> dict[str, Any]:
-    err: dict[str, Any] = {"kind": kind, "message": message}
-    if line is not None:
-        err["line"] = line
-        err["column"] = column or 1
-    err.update(extra)
-    return err
-
-
-def empty_result(shown: str) -> dict[str, Any]:
-    return {"path": shown, "lines": 0, "annotations": [], "hazards": [], "errors": [], "symbols": {}}
-
-
-def read_source(path: Path, result: dict[str, Any]) -> bytes | None:
-    """The file's bytes, or None with a per-file error saying why not."""
-    from xlate.cuda.files import describe_os_error
-
-    import stat
-
-    try:
-        st = os.stat(path)
-        if stat.S_ISDIR(st.st_mode):
-            result["errors"].append(_error("read", "is a directory"))
-            return None
-        if not stat.S_ISREG(st.st_mode):  # a pipe or device would block or never end
-            result["errors"].append(_error("read", "not a regular file (pipe, socket or device); skipped"))
-            return None
-        size = st.st_size
-        if size > MAX_BYTES:
-            result["errors"].append(_error("too-large", f"file is {size / 1e6:.1f} MB, over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        result["errors"].append(_error("read", f"cannot read: {describe_os_error(exc)}"))
-        return None
-    if len(data) > MAX_BYTES:  # grew while we looked
-        result["errors"].append(_error("too-large", f"file is over the {MAX_BYTES / 1e6:.1f} MB limit; skipped"))
-        return None
-    if not data.strip():
-        result["errors"].append(_error("empty", "empty file: nothing to explain"))
-        return None
-    if b"\0" in data[:BINARY_SNIFF]:
-        result["errors"].append(_error("binary", "binary file (NUL bytes): not source code; skipped"))
-        return None
-    return data
-
-
-def _check_utf8(source: bytes, result: dict[str, Any]) -> None:
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        from xlate.cuda.occurrences import LineIndex
-
-        line, col = LineIndex(source).position(exc.start)
-        result["errors"].append(_error("encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start}); "
-                                       "explained anyway, columns on lines with such bytes are approximate", line, col))
+# A file ran past its time budget (--file-timeout). A BaseException, so that the per-rule `except
+# Exception` guards let it through and the whole file stops, not just the rule it happened in.
+FileTimeout = processes.BudgetExceeded
 
 
 def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None = None,
@@ -164,10 +107,9 @@ def symbol_json(e: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def row_sides(entry: Any) -> dict[str, Any]:
     """Each backend's side of the symbol's row, as lookup's JSON gives it (unknown sides say so)."""
-    from xlate.lookup import side_json
+    from xlate import kb
 
-    sides = (entry.row or {}).get("sides", {})
-    return {b: side_json(sides.get(b)) for b in ("hip", "roc", "miopen", "metal", "mlx", "triton") if b in sides or b in ("hip", "metal")}
+    return kb.sides_json(entry.sides)
 
 
 def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,
@@ -234,7 +176,7 @@ def explain_path(shown: str, path: Path, smap: Any, timeout: float | None = FILE
     if source is None:
         return result
     try:
-        with _time_budget(timeout) as deadline:
+        with processes.time_budget(timeout) as deadline:
             return explain_source(shown, source, smap, deadline=deadline)
     except FileTimeout:
         result["errors"].append(_error("timeout", f"took longer than the {timeout:g} s budget for one file "
@@ -246,95 +188,8 @@ def explain_path(shown: str, path: Path, smap: Any, timeout: float | None = FILE
     return result
 
 
-class _time_budget:
-    """Context manager: yields the deadline for `seconds` from now (None without a budget) and, on
-    the main thread of a POSIX process, arms a one-shot timer whose signal raises FileTimeout in
-    whatever Python code is running then (the scanner, a rule). Off the main thread only the
-    parse and the rule loop check the deadline."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds if seconds and seconds > 0 else None
-        self.armed = False
-        self.previous: Any = None
-
-    def __enter__(self) -> float | None:
-        if self.seconds is None:
-            return None
-        import threading
-        from time import monotonic
-
-        signal = _signals()
-        deadline = monotonic() + self.seconds
-        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds + 0.05)  # the cooperative checks usually win
-            self.armed = True
-        return deadline
-
-    def __exit__(self, *exc: object) -> None:
-        if self.armed:
-            signal = _signals()
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
-
-
-def _signals() -> Any:
-    """The signal functions. CPython's `_signal` is the module `signal` wraps, loaded with the
-    interpreter; `signal` itself builds its enum classes on import (about 1 ms of a cold run), and
-    the budget needs none of them."""
-    try:
-        import _signal
-
-        return _signal
-    except ImportError:  # another interpreter
-        import signal
-
-        return signal
-
-
-def _raise_timeout(signum: int, frame: Any) -> None:
-    raise FileTimeout
-
-
 # --- many files ----------------------------------------------------------------------------------
 
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this worker end when the process that started it ends, however it ends (SIGKILL
-    included): Linux delivers SIGKILL to the worker on its parent's death (prctl's death signal);
-    elsewhere a thread watches for the parent to go away. A parent that died before the signal was
-    set is caught by comparing parent ids."""
-    import signal
-
-    armed = False
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            armed = False
-    if os.getppid() != parent:
-        os._exit(1)  # the parent is already gone
-    if not armed:
-        import threading
-        import time
-
-        def watch() -> None:
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="xlate-parent-watch", daemon=True).start()
-
-
-# Unless --jobs says otherwise, below this much source a pool costs more than it saves: forking, a second start-up and sending the
-# results back take about as long as explaining ~300 KB in one process (benchmarks/bench_explain.py). Used by the translator's
-# pool (map_in_workers); explain itself splits a tree from SPLIT_MIN_BYTES on (see split_targets).
-POOL_MIN_BYTES = 256 * 1024
 # Explain spreads a tree over this process and forked copies of it only onto CPUs that are idle and from this much source
 # on. Measured on a shared 2-core machine (bench_explain.py, sections split and tree-profile): a copy costs 20-50 ms of
 # CPU in all (fork, copy-on-write faults, sending its results back, exiting), and explaining takes about 1.2 ms of CPU per
@@ -343,19 +198,6 @@ POOL_MIN_BYTES = 256 * 1024
 SPLIT_MIN_BYTES = 48 * 1024
 # Up to this many processes for a tree, each with at least SPLIT_MIN_BYTES of source to explain.
 SPLIT_MAX_JOBS = 4
-
-
-def source_bytes(paths: Iterable[Any], limit: int = POOL_MIN_BYTES) -> int:
-    """Bytes in these files, counted up to `limit` (unreadable ones count nothing)."""
-    total = 0
-    for path in paths:
-        try:
-            total += os.stat(path).st_size
-        except (OSError, ValueError, TypeError):
-            pass  # explain_path reports the file's own error
-        if total >= limit:
-            break
-    return total
 
 
 def usable_cpus() -> int:
@@ -388,7 +230,7 @@ def auto_jobs(paths: list[Any]) -> int:
     cpus = min(cpus, 1 + max(0, math.floor(idle_cpus() + 0.5)))
     if cpus < 2:
         return 1
-    return max(1, min(cpus, source_bytes(paths, cpus * SPLIT_MIN_BYTES) // SPLIT_MIN_BYTES))
+    return max(1, min(cpus, processes.source_bytes(paths, cpus * SPLIT_MIN_BYTES) // SPLIT_MIN_BYTES))
 
 
 def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | None = None, progress: bool = False,
@@ -396,8 +238,9 @@ def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | N
     """Explain files in order, spread over `jobs` processes (this one included) when there are
     enough files (see split_targets).
 
-    Forked processes end with this process: on SIGTERM or SIGKILL of the parent through their death
-    signal, on Ctrl-C (KeyboardInterrupt here) because they are killed before it propagates."""
+    Forked processes end with this process: on SIGTERM or SIGKILL of the parent because they watch
+    for it (processes.py), on Ctrl-C (KeyboardInterrupt here) because they are killed before it
+    propagates."""
     bar = _progress(len(targets)) if progress and len(targets) > 1 else None
 
     def done(i: int, r: dict[str, Any]) -> None:
@@ -406,7 +249,8 @@ def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | N
 
     try:
         load_rules()  # imported once here: forked processes inherit the modules
-        if jobs > 1 and len(targets) >= 2 and hasattr(os, "fork"):
+        # (The progress bar's thread may be running: the copies only explain files and never draw.)
+        if jobs > 1 and len(targets) >= 2 and processes.can_fork(threads_ok=True):
             return split_targets(targets, smap, jobs, timeout, done)
         results: list[dict[str, Any]] = []
         for i, t in enumerate(targets):
@@ -418,194 +262,36 @@ def explain_targets(targets: list[Any], smap: Any, jobs: int = 1, root: Path | N
             bar[0].stop()
 
 
-# A forked process starts its share later than this one (fork, its death signal, sending its
-# results back): its share starts this many bytes behind, so the shares end together.
+# A forked process starts its share later than this one (fork, sending its results back): its share
+# starts this many bytes behind, so the shares end together.
 _CHILD_HEAD_START = 4096
 
 
 def _shares(sizes: list[int], jobs: int) -> list[list[int]]:
-    """Indices of the files for each process, largest file first to the least loaded (longest
-    processing time first: the shares' byte totals end within one file of each other). Share 0 is
-    this process's."""
-    import heapq
-
-    loads = [(0 if k == 0 else _CHILD_HEAD_START, k) for k in range(jobs)]
-    heapq.heapify(loads)
-    shares: list[list[int]] = [[] for _ in range(jobs)]
-    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
-        load, k = heapq.heappop(loads)
-        shares[k].append(i)
-        heapq.heappush(loads, (load + sizes[i] + 1, k))
-    for share in shares:
-        share.sort()
-    return [share for k, share in enumerate(shares) if share or k == 0]
+    """Indices of the files for each process, share 0 this process's (see processes.shares)."""
+    return processes.shares(sizes, jobs, head_start=_CHILD_HEAD_START)
 
 
 def split_targets(targets: list[Any], smap: Any, jobs: int, timeout: float | None,
                   each: Callable[[int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Results for `targets`, in order, computed by this process and jobs - 1 forked copies of it.
 
-    Each copy explains its share of the files (by size, see _shares) and sends its results back
-    through a pipe once done, in marshal's format (plain dicts, lists and strings; pickle if a
-    value is something else); this process explains its own share meanwhile. A copy that dies
-    or sends something unreadable has its files explained here instead, so the results are the
-    same as in one process. On any exception here, Ctrl-C included, the copies are killed at once;
-    each also ends as soon as this process ends, however it ends (see the lifeline below)."""
+    Each copy explains its share of the files (by size, see _shares) and sends its results back once
+    done; this process explains its own share meanwhile. A copy that dies or sends something
+    unreadable has its files explained here instead, so the results are the same as in one process.
+    On any exception here, Ctrl-C included, the copies are killed at once; each also ends as soon as
+    this process ends, however it ends (processes.split)."""
     sizes = []
     for t in targets:
         try:
             sizes.append(os.stat(t.path).st_size)
         except (OSError, ValueError, TypeError):
             sizes.append(0)
-    shares = _shares(sizes, jobs)
-    results: list[dict[str, Any] | None] = [None] * len(targets)
-    children: list[tuple[int, int, list[int]]] = []  # (pid, read end, share)
-    # The copies' lifeline: only this process holds its write end, so the kernel closes it when
-    # this process ends, however it ends (SIGKILL included), and each copy's watcher then sees
-    # end-of-file and ends its copy. Cheaper than a death signal through ctypes (a few ms a copy).
-    life_r, life_w = os.pipe()
-    try:
-        for share in shares[1:]:
-            r, w = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the copy: never returns
-                os.close(life_w)
-                os.close(r)
-                for _, other, _ in children:
-                    os.close(other)
-                _child(life_r, w, [targets[i] for i in share], smap, timeout)
-            os.close(w)
-            children.append((pid, r, share))
-        for i in shares[0]:
-            results[i] = explain_path(targets[i].shown, targets[i].path, smap, timeout)
-            if each:
-                each(i, results[i])
-        for pid, r, share in children:
-            got = _receive(pid, r, len(share))
-            for k, i in enumerate(share):
-                results[i] = got[k] if got is not None else explain_path(targets[i].shown, targets[i].path, smap, timeout)
-                if each:
-                    each(i, results[i])
-        children.clear()
-    finally:
-        for pid, r, _ in children:  # only on an exception: end the copies now
-            _end(pid, r)
-        os.close(life_r)
-        os.close(life_w)
-    return results  # type: ignore[return-value]
 
+    def one(t: Any) -> dict[str, Any]:
+        return explain_path(t.shown, t.path, smap, timeout)
 
-def _child(life: int, w: int, targets: list[Any], smap: Any, timeout: float | None) -> None:
-    """A forked copy's whole life: explain its files, write the results to `w`, exit. It never
-    returns to the caller's code and never runs the parent's exit handlers or flushes its output.
-    A thread blocked on the lifeline `life` ends the copy at once when the parent is gone."""
-    code = 1
-    try:
-        import signal
-        import threading
-
-        def watch() -> None:
-            try:
-                while os.read(life, 1):
-                    pass
-            except OSError:
-                pass
-            os._exit(1)  # the parent is gone: so is this copy, whatever it is doing
-
-        threading.Thread(target=watch, name="xlate-lifeline", daemon=True).start()
-        # Ctrl-C reaches the whole process group; the parent alone answers it (and ends the copies).
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        results = [explain_path(t.shown, t.path, smap, timeout) for t in targets]
-        data = _pack(results)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(w, view):]
-        code = 0
-    except BaseException:  # noqa: BLE001 - anything here means: the parent explains these files itself
-        code = 1
-    finally:
-        os._exit(code)
-
-
-def _pack(results: list[dict[str, Any]]) -> bytes:
-    """Results as bytes: marshal (fast, and it keeps the shared symbol dicts shared), or pickle
-    for a value marshal cannot write. The first byte says which."""
-    import marshal
-
-    try:
-        return b"m" + marshal.dumps(results)
-    except ValueError:
-        import pickle
-
-        return b"p" + pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _receive(pid: int, r: int, count: int) -> list[dict[str, Any]] | None:
-    """A copy's results (None when it failed), after reading its pipe to the end and reaping it."""
-    chunks = []
-    try:
-        while True:
-            chunk = os.read(r, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(r)
-    _, status = os.waitpid(pid, 0)
-    data = b"".join(chunks)
-    if status != 0 or not data:
-        return None
-    try:
-        if data[:1] == b"m":
-            import marshal
-
-            got = marshal.loads(data[1:])
-        else:
-            import pickle
-
-            got = pickle.loads(data[1:])
-    except Exception:  # a truncated or garbled message: explained here instead
-        return None
-    return got if isinstance(got, list) and len(got) == count else None
-
-
-def _end(pid: int, r: int) -> None:
-    import signal
-
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
-        os.close(r)
-    except OSError:
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
-
-
-def map_in_workers(func: Callable[[Any], Any], items: list[Any], workers: int, initializer: Callable[..., None],
-                   initargs: tuple[Any, ...], each: Callable[[Any], None]) -> None:
-    """Call `each` with func(item) for every item, in order, computed in `workers` forked processes
-    that `initializer(*initargs)` prepares. On any exception, Ctrl-C included, the workers are killed
-    at once rather than left to finish their current items."""
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=initializer, initargs=initargs)
-    try:
-        chunk = max(1, min(32, len(items) // (workers * 4)))
-        for r in pool.map(func, items, chunksize=chunk):
-            each(r)
-    except BaseException:
-        for child in (ctx or mp).active_children():
-            child.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+    return processes.split(targets, _shares(sizes, jobs), one, here=True, each=each, threads_ok=True)
 
 
 def _progress(total: int) -> Any:
@@ -683,16 +369,6 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
     return exit_code(results, fail_on)
 
 
-def quiet_gc() -> None:
-    """Collect reference cycles rarely. Explaining allocates hundreds of thousands of short-lived,
-    acyclic objects (nodes, occurrences, result dicts) that reference counting frees; the default
-    thresholds would run the cycle collector hundreds of times per large file for nothing."""
-    import gc
-
-    gc.freeze()  # what is loaded so far (modules, the symbol map once loaded by the caller) is never garbage
-    gc.set_threshold(100_000, 50, 50)
-
-
 def main(argv: list[str]) -> int:
     """Front end without the CLI framework (fast start); `xlate explain --help` lists the options."""
     from xlate.errors import argument_parser
@@ -709,13 +385,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
                    help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")
     args = p.parse_args(argv)
-    quiet_gc()
-    try:
-        return run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs,
-                   glossary=args.glossary, file_timeout=args.file_timeout or None)
-    except KeyboardInterrupt:
-        print("xlate explain: interrupted; no output written for the files not yet explained", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    processes.quiet_gc()
+    return processes.interruptible(
+        "xlate explain", "no output written for the files not yet explained",
+        lambda: run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs,
+                    glossary=args.glossary, file_timeout=args.file_timeout or None))
 
 
 def _seconds(raw: str) -> float:

@@ -3,17 +3,20 @@
 mkdocs loads this file by its path, so a fresh clone needs nothing installed or generated first: the
 package's own `src/` goes on the import path when xlate is not importable.
 
-- on_startup / on_post_build / on_build_error: no cyclic garbage collection during a plain build (docsgen/gcpause.py);
+- on_startup / on_post_build / on_build_error: no cyclic garbage collection during a plain build (processes.pause_gc);
 - on_config / on_nav / on_env: the theme's templates compiled once, by a helper process (docsgen/templates.py);
 - on_config: render every generated page in memory and add them to the navigation;
 - on_files: hand them to mkdocs as virtual files (nothing is written into docs/);
-- on_nav / on_env / on_post_build: build every other generated page in a second process (docsgen/parallel.py);
-- on_env: render the sidebar's navigation once per section, not once per page (docsgen/navcache.py);
+- on_env / on_page_context / on_post_page / on_post_build: the generated pages' theme output taken from a
+  cache by content hash, or written by a second process (docsgen/pagecache.py);
 - on_page_markdown: fill the hand-written pages' placeholders from the glossary (the home page's table);
 - on_page_content: keep page titles (taken from headings) escaped wherever the theme prints them;
 - on_page_context: hand the search plugin each page without the tags its indexer discards (faster, same index);
 - on_serve: rebuild when glossary/ or kernels/ change, not only docs/;
 - on_post_build: tune the search index (docsgen/search.py).
+
+Only public mkdocs events and page attributes are used: nothing here depends on mkdocs' or the theme's
+private names.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ if _loaded is not None and not Path(_loaded.__file__ or "").resolve().is_relativ
     for _name in [m for m in sys.modules if m == "xlate" or m.startswith("xlate.")]:
         del sys.modules[_name]
 
+from xlate import kb  # noqa: E402
 from xlate.docsgen import build as _build  # noqa: E402
 
 assert Path(_build.__file__).resolve().is_relative_to(_SRC), f"xlate imported from {_build.__file__}, not {_SRC}"
@@ -54,10 +58,10 @@ def fill_placeholders(markdown: str, g: Any) -> str:
     return _PLACEHOLDER.sub(sub, markdown)
 
 
-def parallel_enabled() -> bool:
-    from xlate.docsgen import parallel
+def copies_enabled() -> bool:
+    from xlate.docsgen import pagecache
 
-    return parallel.enabled()
+    return pagecache.copies_enabled()
 
 
 def _fail(message: str) -> None:
@@ -67,22 +71,23 @@ def _fail(message: str) -> None:
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    from xlate.docsgen import gcpause
+    from xlate import processes
 
     if command == "build":  # not under `mkdocs serve`, which rebuilds in one long-lived process
-        _state["gc"] = gcpause.pause()
+        _state["gc"] = processes.pause_gc()
         _state["plain_build"] = True
 
 
 def on_config(config: Any) -> Any:
-    if _state.get("plain_build") and parallel_enabled():
+    _state.pop("outputs", None)
+    if _state.get("plain_build") and copies_enabled():
         from xlate.docsgen import templates
 
         # On the other CPU while this one loads the glossary (docsgen/templates.py).
         _state["templates"] = templates.start(config)
     try:
         g = _build.load_checked()
-        pages = _build.render(g=g, split=parallel_enabled())
+        pages = _build.render(g=g, split=copies_enabled())
     except _build.DocsError as exc:
         _fail(f"xlate: {exc}")
     _state.update(glossary=g, pages=pages)
@@ -105,23 +110,35 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
-def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+def _fill_placeholders(markdown: str, page: Any, config: Any, files: Any) -> str:
     return fill_placeholders(markdown, _state["glossary"])
 
 
+def _known_rendering(markdown: str, page: Any, config: Any, files: Any) -> str:
+    outputs = _state.get("outputs")
+    return outputs.markdown(page, markdown) if outputs is not None else markdown
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    outputs = _state.get("outputs")
+    if outputs is not None:  # a generated page rendered by the cache or the second process (pagecache.py)
+        html = outputs.content(page, html, config, files)
     # mkdocs takes a page's title from its heading as plain text, unescaped, and the theme writes it into
-    # <title>, the navigation and the search index as markup: escape it so glossary text stays text.
-    # (mkdocs keeps the rendered heading's title in _title_from_render; a nav title set in mkdocs.yml wins.)
-    if getattr(page, "_title_from_render", None):
-        page._title_from_render = _html.escape(_html.unescape(page._title_from_render), quote=False)
+    # <title>, the navigation and the search index as markup: escape it so glossary text stays text. The
+    # escaped title goes into the page's front matter, which `page.title` answers first (main.html prints it
+    # as it is); only where escaping changes it, so that the other pages keep their title from the heading.
+    title = page.meta.get("title") or page.title
+    if isinstance(title, str):
+        escaped = _html.escape(_html.unescape(title), quote=False)
+        if escaped != title or "title" in page.meta:
+            page.meta["title"] = escaped
     return html
 
 
 def on_serve(server: Any, config: Any, builder: Any) -> Any:
     repo = _build.repo_root()
     # Each rebuild loads the config again, so on_config re-reads the data; Python code changes need a restart.
-    for path in (repo / "glossary", repo / "kernels" / "examples", repo / "kernels" / "evidence"):
+    for path in (kb.glossary_root(), repo / "kernels" / "examples", repo / "kernels" / "evidence"):
         if path.exists():
             server.watch(str(path))
     return server
@@ -139,8 +156,9 @@ except ImportError:  # imported outside mkdocs (zensical staging): the hook func
 
 @event_priority(-100)  # after any plugin's changes to the navigation
 def on_nav(nav: Any, config: Any, files: Any) -> Any:
-    from xlate.docsgen import parallel, search
+    from xlate.docsgen import pagecache, search
 
+    _state["nav"] = nav  # as every plugin left it: the page cache's keys and the second process read it
     # Before the second process is forked, so that it annotates the search entries of its pages too.
     _state["vocabulary"] = search.Vocabulary.of(_state["glossary"])
     helper = _state.pop("templates", None)
@@ -149,94 +167,115 @@ def on_nav(nav: Any, config: Any, files: Any) -> Any:
 
         _state["compiled_templates"] = helper.take()
         logging.getLogger("mkdocs.hooks.xlate").debug("templates: %d compiled by the helper", len(_state["compiled_templates"]))
-    if parallel.enabled():
-        generated = [f.page for f in files.documentation_pages() if f.src_uri in _state["pages"] and f.page is not None]
-        _state["copy"] = parallel.start(generated[1::2], config, files, nav)
+    # The generated pages' Markdown rendered from the cache, or by a second process (pagecache.py).
+    outputs = _state["outputs"] = pagecache.PageOutputs()
+    outputs.start_rendering(_state.get("pages", {}), config, files, fork=bool(_state.get("plain_build")) and copies_enabled())
     return nav
 
 
+@event_priority(-100)  # after any plugin's changes to the environment: the second process forks here
 def on_env(env: Any, config: Any, files: Any) -> Any:
-    from xlate.docsgen import navcache, templates
+    from xlate.docsgen import pagecache, templates
 
     templates.install(env, _state.get("compiled_templates"))
-    _state["nav"] = navcache.install(env)
-    copy = _state.get("copy")
-    if copy is not None:  # every page is rendered by now: the copy builds its pages into the theme
-        from xlate.docsgen import parallel
-
-        parallel.take_over_building(copy, files)
+    # Every page is rendered by now: the generated pages' outputs from the cache, or from a second process.
+    outputs = _state.get("outputs") or pagecache.PageOutputs()
+    _state["outputs"] = outputs
+    vocabulary = _state.get("vocabulary")
+    outputs.prepare(set(_state.get("pages", ())), config, files, _state.get("nav"), env,
+                    vocabulary.name if vocabulary is not None else "",
+                    fork=bool(_state.get("plain_build")) and copies_enabled())
     return env
 
 
 @event_priority(100)  # before the search plugin (priority 0) reads the page
 def _content_for_search(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    from xlate.docsgen import parallel, search
+    from markupsafe import Markup
 
+    from xlate.docsgen import pagecache, search
+
+    outputs = _state.get("outputs")
+    output = outputs.prebuilt(page) if outputs is not None else None
+    if output is not None:  # printed by its template as it is; the search plugin skips it (pagecache.py)
+        context["xlate_prebuilt"] = Markup(output)
+        return context
     slim = search.for_indexing(page.content or "")
     if slim is not None:
         _state.setdefault("full_content", {})[id(page)] = page.content
         page.content = slim
-    plugin = parallel.search_plugin(config)
+    plugin = pagecache.search_plugin(config)
     _state["entries_before"] = len(plugin.search_index.entries) if plugin is not None else None
     return context
 
 
 @event_priority(-100)  # after it: the theme renders the page as it was
 def _content_for_reader(context: Any, page: Any, config: Any, nav: Any) -> Any:
-    from xlate.docsgen import parallel, search
+    from xlate.docsgen import pagecache, search
 
+    outputs = _state.get("outputs")
+    if outputs is not None and outputs.restore(page, config):  # its entries came with its output
+        return context
     full = _state.get("full_content", {}).pop(id(page), None)
     if full is not None:
         page.content = full
     before, vocab = _state.pop("entries_before", None), _state.get("vocabulary")
-    plugin = parallel.search_plugin(config)
+    plugin = pagecache.search_plugin(config)
     if before is not None and vocab is not None and plugin is not None:
-        for entry in plugin.search_index.entries[before:]:  # this page's entries
+        entries = plugin.search_index.entries[before:]  # this page's entries
+        for entry in entries:
             search.annotate(entry, vocab)
+        if outputs is not None:
+            outputs.written_here(page, entries)
     return context
+
+
+@event_priority(100)  # the theme's output, before any plugin changes it
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    outputs = _state.get("outputs")
+    if outputs is not None:
+        outputs.output(page, output)
+    return output
 
 
 # The search plugin reads every tag of a page; it is handed the page without the tags it discards. Its
 # entries for the page are then annotated for the tuning after the build (docsgen/search.py), in the
 # process that builds the page.
 on_page_context = CombinedEvent(_content_for_search, _content_for_reader)
+# The placeholders filled first; a generated page whose rendering is known is then left with its heading.
+on_page_markdown = CombinedEvent(_fill_placeholders, event_priority(-100)(_known_rendering))
 
 
 def on_build_error(error: Exception) -> None:
-    from xlate.docsgen import gcpause, parallel
+    from xlate import processes
 
-    copy = _state.pop("copy", None)
-    if copy is not None:
-        parallel.finish(copy)
+    outputs = _state.pop("outputs", None)
+    if outputs is not None:
+        outputs.finish(store=False)
     helper = _state.pop("templates", None)
     if helper is not None:  # the build failed before it took them
         helper.take()
-    gcpause.resume(_state.pop("gc", None), keep=False)
+    processes.resume_gc(_state.pop("gc", None), keep=False)
 
 
 @event_priority(-100)  # after the search plugin has written its index
 def on_post_build(config: Any) -> None:
-    from xlate.docsgen import gcpause
+    from xlate import processes
 
     try:
         _finish_build(config)
     finally:
-        gcpause.resume(_state.pop("gc", None), keep=True)
+        processes.resume_gc(_state.pop("gc", None), keep=True)
 
 
 def _finish_build(config: Any) -> None:
     import logging
 
-    from xlate.docsgen import parallel, search
+    from xlate.docsgen import search
 
     log = logging.getLogger("mkdocs.hooks.xlate")
-    copy = _state.pop("copy", None)
-    if copy is not None:  # every page is built by now
-        parallel.finish(copy)
-        log.debug("second process: %d pages rendered, %d built", len(copy.rendered), copy.built)
-    nav = _state.get("nav")
-    if nav is not None:
-        log.debug("navigation: %d pages reused their section's, %d rendered in full", nav.reused, nav.full)
+    outputs = _state.pop("outputs", None)
+    if outputs is not None:  # every page is written by now
+        outputs.finish(store=True)
     index = Path(config["site_dir"]) / "search" / "search_index.json"
     if not index.exists():
         return

@@ -1,6 +1,6 @@
 """The theme's Jinja templates compiled by a helper process while the build loads the glossary.
 
-Each process that writes pages (this one, and the second one of docsgen/parallel.py) compiles every
+Each process that writes pages (this one, and the second one of docsgen/pagecache.py) compiles every
 template a page uses before its first page: about a third of a second each, and the same work twice.
 At `startup` of a plain build the hook forks a helper that compiles those templates (main.html, the
 static templates and everything they extend, include or import) while this process loads the glossary
@@ -16,13 +16,13 @@ second CPU (not under `mkdocs serve`, not with XLATE_DOCS_JOBS=1). Anything that
 
 from __future__ import annotations
 
-import os
-import pickle
-import sys
+import functools
 from typing import Any
 
 import jinja2
 from jinja2 import meta
+
+from xlate import processes
 
 
 class MemoryCache(jinja2.BytecodeCache):
@@ -67,46 +67,25 @@ def compile_all(env: jinja2.Environment, roots: list[str]) -> dict[str, bytes]:
 class Helper:
     """A forked helper compiling templates; `take` waits for what it sends (empty if it failed)."""
 
-    def __init__(self, fd: int, pid: int) -> None:
-        self.fd: int | None = fd
-        self.pid = pid
+    def __init__(self, copy: processes.Copy[dict[str, bytes]] | None) -> None:
+        self.copy = copy
 
     def take(self) -> dict[str, bytes]:
-        if self.fd is None:
+        copy, self.copy = self.copy, None
+        if copy is None:
             return {}
-        try:
-            with os.fdopen(self.fd, "rb") as stream:
-                got = pickle.load(stream)
-        except Exception:  # noqa: BLE001 - the helper failed: templates compile where they are used
-            got = {}
-        finally:
-            self.fd = None
-            try:
-                os.waitpid(self.pid, 0)
-            except ChildProcessError:
-                pass
+        got = copy.result(dict)  # the helper failed: templates compile where they are used
         return got if isinstance(got, dict) else {}
 
 
+def _compile_for(config: Any) -> dict[str, bytes]:
+    return compile_all(config.theme.get_env(), ["main.html", *config.theme.static_templates])
+
+
 def start(config: Any) -> Helper | None:
-    """Fork a helper that compiles the templates a build of this config uses."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the helper: send the compiled templates or nothing, never run the build on
-        os.close(read)
-        code = 0
-        try:
-            env = config.theme.get_env()
-            blobs = compile_all(env, ["main.html", *config.theme.static_templates])
-            with os.fdopen(write, "wb") as out:
-                pickle.dump(blobs, out, protocol=pickle.HIGHEST_PROTOCOL)
-        except BaseException:  # noqa: BLE001 - the build compiles its templates itself
-            code = 1
-        os._exit(code)
-    os.close(write)
-    return Helper(read, pid)
+    """Fork a helper that compiles the templates a build of this config uses (None where it cannot fork)."""
+    copy = processes.start_copy(functools.partial(_compile_for, config))
+    return Helper(copy) if copy is not None else None
 
 
 def install(env: jinja2.Environment, blobs: dict[str, bytes] | None) -> None:

@@ -152,7 +152,8 @@ def collect_rows(g: gl.Glossary) -> list[Claim]:
                 continue
             where = side.get("where")
             display, line = (where[0], where[1]) if where else (f"glossary/api/{row.get('family') or ''}", 1)
-            own = [side["source"]] if side.get("source") else []
+            # The side's source, then the sources of its per-ROCm-version facts (a probe, a header line).
+            own = ([side["source"]] if side.get("source") else []) + [f["source"] for f in side.get("rocm") or [] if f.get("source")]
             for name in ("caveat", "since"):
                 text = side.get(name)
                 if not text:
