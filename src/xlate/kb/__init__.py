@@ -23,6 +23,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Claim": ("_claims", "Claim"),
     "claim_sentences": ("_claims", "sentences"),
     "collect_claims": ("_claims", "collect"),
+    "collect_row_claims": ("_claims", "collect_rows"),
+    "claim_shares": ("_claims", "shares"),
     "is_checkable_claim": ("_claims", "is_checkable"),
     "run_claims": ("_claims", "run"),
     "add_edge_to_file": ("_edges", "add_edge_to_file"),
@@ -65,6 +67,16 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "REVERSE_LABEL": ("_model", "REVERSE_LABEL"),
     "SYMMETRIC_EDGES": ("_model", "SYMMETRIC_EDGES"),
     "Term": ("_model", "Term"),
+    "concept_lints": ("_proofs", "concept_lints"),
+    "concept_metal_problems": ("_proofs", "concept_metal_problems"),
+    "concept_package_problems": ("_proofs", "concept_package_problems"),
+    "cuda_layouts": ("_proofs", "cuda_layouts"),
+    "hip_sides": ("_proofs", "hip_sides"),
+    "load_msl_table": ("_proofs", "load_msl"),
+    "metal_side_problems": ("_proofs", "metal_problems"),
+    "package_side_problems": ("_proofs", "package_problems"),
+    "probe_hip_sides": ("_proofs", "probe_hip"),
+    "row_lints": ("_proofs", "row_lints"),
     "cache_dir": ("_paths", "cache_dir"),
     "display_path": ("_paths", "display_path"),
     "glossary_root": ("_paths", "glossary_root"),
@@ -111,6 +123,13 @@ if TYPE_CHECKING:
     from xlate.kb._claims import is_checkable as is_checkable_claim
     from xlate.kb._claims import run as run_claims
     from xlate.kb._claims import sentences as claim_sentences
+    from xlate.kb._claims import collect_rows as collect_row_claims
+    from xlate.kb._claims import shares as claim_shares
+    from xlate.kb._proofs import concept_lints, concept_metal_problems, concept_package_problems, cuda_layouts, hip_sides, row_lints
+    from xlate.kb._proofs import load_msl as load_msl_table
+    from xlate.kb._proofs import metal_problems as metal_side_problems
+    from xlate.kb._proofs import package_problems as package_side_problems
+    from xlate.kb._proofs import probe_hip as probe_hip_sides
     from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors
     from xlate.kb._glossary import Glossary, categories_in_use, gpu_files
     from xlate.kb._glossary import load as load_glossary

@@ -97,6 +97,9 @@ class Side(BaseModel):
     removed: str | None = None
     source: str | None = Field(default=None, description="an https URL, or a key of the file's `sources` and a section")
     shared: bool = Field(default=False, description="the counterpart spelling answers several CUDA spellings on purpose")
+    macros: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_]\w*$")]] = Field(
+        default_factory=list, description="preprocessor macros that must be defined before the headers for the spelling "
+                                          "to be declared (HIP_ENABLE_WARP_SYNC_BUILTINS); proven by a compile probe")
     rocm: list[RocmFact] = Field(default_factory=list, description="per ROCm version: the spelling its headers declare (HIP sides)")
 
     @model_validator(mode="after")
@@ -187,6 +190,8 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
         out["also"] = list(side.also)
     if side.shared:
         out["shared"] = True
+    if side.macros:
+        out["macros"] = list(side.macros)
     if side.rocm:
         out["rocm"] = [{**f.model_dump(exclude_none=True), "source": _resolve_source(f.source, sources)} for f in side.rocm]
     src = _resolve_source(side.source, sources)

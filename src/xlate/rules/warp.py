@@ -62,12 +62,10 @@ class HardcodedWarpSize(Rule):
         "decision for the whole project. Apple GPUs use 32-wide SIMD-groups, so Metal ports survive."
     )
     example = (
-        "__global__ void reduce(const float* x, float* out) {\n"
+        "__global__ void regroup(const float* x, float* out) {\n"
         "  int lane = threadIdx.x & 31;\n"
         "  int warp = threadIdx.x >> 5;\n"
-        "  float v = x[threadIdx.x];\n"
-        "  for (int off = 16; off > 0; off >>= 1)\n"
-        "    v += __shfl_down(v, off);\n"
+        "  out[warp * 32 + lane] = x[threadIdx.x];\n"
         "}\n"
     )
     fix = (
@@ -79,12 +77,10 @@ class HardcodedWarpSize(Rule):
         "template parameter chosen on the host from the device's warp size."
     )
     fixed_example = (
-        "__global__ void reduce(const float* x, float* out) {\n"
+        "__global__ void regroup(const float* x, float* out) {\n"
         "  int lane = threadIdx.x % warpSize;\n"
         "  int warp = threadIdx.x / warpSize;\n"
-        "  float v = x[threadIdx.x];\n"
-        "  for (int off = warpSize / 2; off > 0; off >>= 1)\n"
-        "    v += __shfl_down(v, off);  // HIP spelling; CUDA keeps __shfl_down_sync\n"
+        "  out[warp * warpSize + lane] = x[threadIdx.x];\n"
         "}\n"
     )
 
