@@ -89,8 +89,9 @@ def roofline(series: list[RooflineSeries], title: str, width: int = 820, height:
         tf = min(max(tf, y_min), y_max)
         return top + (1 - (math.log10(tf) - math.log10(y_min)) / (math.log10(y_max) - math.log10(y_min))) * plot_h
 
+    # The smallest text is 10 units: the drawing never shrinks below 9 px text (its figure scrolls instead).
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="{attr(title)}" class="xl-svg xl-roofline">',
+           f'style="min-width:{int(width * 0.9)}px" role="img" aria-label="{attr(title)}" class="xl-svg xl-roofline">',
            f'<title>{attr(title)}</title>',
            f'<text x="{left}" y="20" font-size="14" font-weight="bold" fill="currentColor">{attr(title)}</text>',
            f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="currentColor" stroke-opacity="0.4"/>']
