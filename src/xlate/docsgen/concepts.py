@@ -81,7 +81,11 @@ def headline(c: Concept) -> str:
         term = getattr(c.terms, backend)
         if term is None or term.relation.value == "none" or not term.names:
             continue
-        name = term.names[0]
+        # The vendor's word for it, not a code spelling (`rocwmma::mma_sync` is in the table below).
+        words = [n for n in term.names if not _looks_like_code(n)]
+        if not words:
+            continue
+        name = words[0]
         if all(name.casefold() != n.casefold() for n in names):
             names.append(name)
     return " · ".join(names)
@@ -406,11 +410,14 @@ def _aka(c: Concept) -> str:
         t = getattr(c.terms, b)
         if t is not None:
             words += list(t.names) + list(t.symbols)
-    return attr(" ; ".join(w.replace("|", " ") for w in dict.fromkeys(words)))
+    # A table cell ends at a pipe or a newline.
+    return " ; ".join(re.sub(r"[|\n]+", " ", w).strip() for w in dict.fromkeys(words))
 
 
 def _row(c: Concept, link: str, short: bool = False) -> str:
-    cells = [f'[{prose(c.title)}]({link}){{ data-aka="{_aka(c)}" }}'] + \
+    # The link as HTML: Markdown would read the names in the attribute (`__shared__` as bold text).
+    href = link[:-3] + ".html" if link.endswith(".md") else link
+    cells = [f'<a href="{attr(href)}" data-aka="{attr(_aka(c))}">{attr(c.title)}</a>'] + \
         [_cell(getattr(c.terms, b), short) for b in ("cuda", "hip", "metal", "triton")]
     return "| " + " | ".join(cells) + " |"
 

@@ -214,8 +214,8 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     # One row per example: what it teaches, then how far each backend's file was taken (run on a GPU,
     # compiled and its assembly read, interpreted on the CPU, or only written), strongest first.
     rows = ['<div class="xl-long xl-gallery" markdown="1">', "",
-            "| example | what it shows | run on a GPU | compiled, assembly read | run on the CPU | written, not run here |",
-            "|---|---|---|---|---|---|"]
+            "| example | what it shows | how far each backend's file was taken |", "|---|---|---|"]
+    labels = {"gpu": "run on a GPU", "asm": "compiled, assembly read", "cpu": "run on the CPU", "none": "written, not run here"}
     for name in found:
         try:
             ex = load(name, kernels_root)
@@ -236,10 +236,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
                 levels["cpu"].append(BACKEND_TITLE[b])
             else:
                 levels["none"].append(BACKEND_TITLE[b])
-        cells = [", ".join(levels[k]) or "—" for k in ("gpu", "asm", "cpu", "none")]
-        rows.append(f"| [{prose(ex.title)}]({name}.md) | {table_cell(_first_sentence(ex.teaches))} | " + " | ".join(cells) + " |")
+        shown = "<br>".join(f"**{labels[k]}**: {', '.join(v)}" for k, v in levels.items() if v) or "—"
+        rows.append(f"| [{prose(ex.title)}]({name}.md) | {table_cell(_first_sentence(ex.teaches))} | {shown} |")
     rows += ["", "</div>", ""]
-    intro = ["# Kernel gallery", "",
+    # No table of contents column (one section): its width goes to the table.
+    intro = ["---", "hide: [toc]", "---", "", "# Kernel gallery", "",
              "The same kernels written for every backend, each linked to the glossary concepts it demonstrates. "
              "Every page says where its code was shown to work: compiled and inspected, interpreted on the CPU, "
              "or run and timed on an NVIDIA H200.", ""]
