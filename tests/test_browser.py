@@ -205,12 +205,13 @@ def test_screenshots_of_the_main_pages(page: object, server: str, path: str, nam
     _shot(page, f"{name}-dark")
 
 
-# The ten vendor terms a newcomer types first, and the page each must land on.
+# The ten vendor terms a newcomer types first, and the page each must land on; a misspelling, and a GPU's name.
 FIRST_TERMS = [("wavefront", "execution-model/warp"), ("LDS", "memory/shared-memory"), ("mfma", "matrix/warp-mma"),
                ("__syncthreads", "synchronization/block-barrier"), ("hipMalloc", "host-api/device-malloc"),
                ("mx.eval", "host-api/lazy-evaluation"), ("ds_bpermute", "warp-ops/cross-lane-hardware"),
                ("wave64", "execution-model/warp-size"), ("simdgroup_matrix", "matrix/matrix-fragment-api"),
-               ("cudaMallocManaged", "memory/unified-memory")]
+               ("cudaMallocManaged", "memory/unified-memory"), ("wavefrnt", "execution-model/warp"),
+               ("sharde memory", "memory/shared-memory")]
 SAMPLE = 120  # concepts' own spellings checked per run, drawn with a fixed seed
 
 
@@ -241,6 +242,12 @@ def _lands(href: str | None, page: str) -> bool:
     return href is not None and urlparse(href).path.endswith("/glossary/" + page + ".html")
 
 
+def test_a_gpu_name_finds_its_spec_sheet(searcher: "_Search") -> None:
+    for query in ("M3 Ultra", "MI300X", "H100"):
+        href = searcher.first(query)
+        assert href is not None and urlparse(href).path.endswith("/hardware.html"), f"{query!r}: first result {href}"
+
+
 @pytest.fixture(scope="module")
 def searcher(browser: object, server: str) -> Iterator[_Search]:
     context = browser.new_context(viewport=VIEWPORT)
@@ -267,7 +274,8 @@ def test_first_search_result_for_each_concepts_own_spellings(searcher: _Search) 
     wrong = []
     for query, page in sample:
         href = searcher.first(query)
-        if not _lands(href, page.removeprefix("glossary/").removesuffix(".html")):
+        # A concept's spellings land on its page, a GPU's names on the hardware page (its spec sheet).
+        if href is None or not urlparse(href).path.endswith("/" + page):
             wrong.append(f"{query!r}: first {href}, wanted {page}")
     _shot(searcher.pg, "search-last-query")
     assert len(sample) >= 100

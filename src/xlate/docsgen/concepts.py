@@ -246,17 +246,27 @@ def _looks_like_code(word: str) -> bool:
     return codify(word) != word
 
 
-def _rules_through_parts(g: Glossary, c: Concept, hazards: dict[str, list[tuple[str, str, str]]]) -> list[tuple[str, str, str, str]]:
+def _parts(g: Glossary) -> dict[str, list[Concept]]:
+    """For each concept, the concepts that are part of it (their part-of edges read backwards)."""
+    out: dict[str, list[Concept]] = defaultdict(list)
+    for part in g.concepts.values():
+        for e in part.relations:
+            if e.type.value == "part-of":
+                out[e.target].append(part)
+    return out
+
+
+def _rules_through_parts(g: Glossary, c: Concept, hazards: dict[str, list[tuple[str, str, str]]],
+                         parts: dict[str, list[Concept]] | None = None) -> list[tuple[str, str, str, str]]:
     """The rules of a concept, then those of its parts (concepts that are part of it): the Warp page lists
     the rules about warp size and lane ids. (name, code, summary, the part it comes through or '')."""
     out = [(name, code_, summary, "") for name, code_, summary in hazards.get(c.id, [])]
     seen = {name for name, *_ in out}
-    for part in g.concepts.values():
-        if any(e.type.value == "part-of" and e.target == c.id for e in part.relations):
-            for name, code_, summary in hazards.get(part.id, []):
-                if name not in seen:
-                    seen.add(name)
-                    out.append((name, code_, summary, part.id))
+    for part in (parts if parts is not None else _parts(g)).get(c.id, []):
+        for name, code_, summary in hazards.get(part.id, []):
+            if name not in seen:
+                seen.add(name)
+                out.append((name, code_, summary, part.id))
     return sorted(out, key=lambda r: r[1])
 
 
@@ -266,7 +276,7 @@ _DOC_HOSTS = {"docs.nvidia.com": "NVIDIA", "developer.nvidia.com": "NVIDIA", "ro
 _SKIP_SEGMENTS = re.compile(r"^(?:en|latest|main|stable|docs?(?:-[\d.]+)?|html|build|projects|documentation|index|v?\d+(?:\.\d+)*)$", re.I)
 _ACRONYMS = {"cuda": "CUDA", "hip": "HIP", "rocm": "ROCm", "api": "API", "gpu": "GPU", "mlx": "MLX", "amd": "AMD", "lds": "LDS",
              "cdna": "CDNA", "rdna": "RDNA", "ptx": "PTX", "sass": "SASS", "isa": "ISA", "msl": "MSL", "cpp": "C++", "hipify": "HIPIFY",
-             "nvcc": "NVCC", "mi300": "MI300", "smi": "SMI", "rccl": "RCCL", "nccl": "NCCL", "mps": "MPS", "llvm": "LLVM", "faq": "FAQ"}
+             "nvcc": "NVCC", "mi300": "MI300", "smi": "SMI", "rccl": "RCCL", "nccl": "NCCL", "mps": "MPS", "llvm": "LLVM", "faq": "FAQ", "c": "C"}
 
 
 def doc_title(url: str, spellings: dict[str, str]) -> tuple[str, str]:
@@ -285,11 +295,18 @@ def doc_title(url: str, spellings: dict[str, str]) -> tuple[str, str]:
         words = re.sub(r"^\d+[-_]", "", seg).replace("_", " ").replace("-", " ").split()
         out = [_ACRONYMS.get(w.casefold(), w) for w in words]
         text = " ".join(out)
+        if "." in seg:  # an API name (triton.Config): spelled as it is
+            return seg
         return text[:1].upper() + text[1:] if text else seg
 
     title = human(segs[-1]) if segs else u.netloc
-    if len(segs) > 1 and u.netloc == "developer.apple.com":
+    if len(segs) > 1 and u.netloc == "developer.apple.com" and "/documentation/" in u.path:
         title = f"{human(segs[-2])}: {title}"
+    else:
+        # The book a page belongs to, where its address names one ("cuda-programming-guide").
+        books = [p for p in segs[:-1] if len(re.split(r"[-_]", re.sub(r"^\d+[-_]", "", p))) >= 3]
+        if books:
+            title = f"{human(books[-1])}: {title}"
     if u.fragment:
         title += " › " + human(u.fragment)
     if parts and parts[-1].lower().endswith(".pdf"):
@@ -298,11 +315,14 @@ def doc_title(url: str, spellings: dict[str, str]) -> tuple[str, str]:
     return title, site
 
 
+_MIXED_CASE = re.compile(r"\b[A-Za-z_]\w*?[A-Z]\w*")
+
+
 def _spellings(c: Concept) -> dict[str, str]:
     """Every identifier-like word of a concept's text, by its casefolded spelling (for doc link titles)."""
     texts = [c.summary] + [t.caveat or "" for t in (getattr(c.terms, b) for b in BACKEND_ORDER) if t is not None]
     texts += [" ".join(t.symbols + t.names) for t in (getattr(c.terms, b) for b in BACKEND_ORDER) if t is not None]
-    return {w.casefold(): w for w in re.findall(r"[A-Za-z_][\w]*", " ".join(texts)) if any(ch.isupper() for ch in w[1:])}
+    return {w.casefold(): w for w in _MIXED_CASE.findall(" ".join(texts))}
 
 
 def _vendor_table(c: Concept) -> list[str]:
@@ -363,7 +383,9 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, l
             lines.append(f"- {words[:1].upper() + words[1:]}: {links}")
         lines.append("")
     lines += ["## Official documentation", ""]
-    spellings = _spellings(c)
+    # Only Apple's addresses spell API names in lower case (threadexecutionwidth): restored from the text.
+    apple = any("developer.apple.com/documentation" in u for b in BACKEND_ORDER if (t := getattr(c.terms, b)) for u in t.docs)
+    spellings = _spellings(c) if apple else {}
     for backend in BACKEND_ORDER:
         term = getattr(c.terms, backend)
         if term is None or not term.docs:
@@ -524,9 +546,10 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             if e.type.value in ("part-of", "uses", "implemented-by"):
                 via_parts[e.target] += [(part, ex) for ex in examples.get(part.id, [])]
     into = incoming(g)
+    parts = _parts(g)
     for c in g.concepts.values():
         by_category[c.category].append(c)
-        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, _rules_through_parts(g, c, hazards),
+        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, _rules_through_parts(g, c, hazards, parts),
                                             via_parts.get(c.id, []), into)
     from xlate.docsgen import diagrams
 

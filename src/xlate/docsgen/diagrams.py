@@ -177,6 +177,8 @@ def memory_hierarchy(g: Glossary, href_prefix: str = "") -> str:
         for r, (cid, field_name, unit) in enumerate(levels):
             lab = _term(g, cid, backend, href_prefix)
             value = _figure(spec, field_name)
+            if field_name == "shared_memory_per_cu_kb" and spec is not None:
+                unit = f"KiB per {spec.compute_unit_name}"  # each vendor's own word for its core
             if field_name == "memory_gb" and spec is not None and spec.memory_bandwidth_tbs.value:
                 sub = f"{_size(value, unit)} · {spec.memory_bandwidth_tbs.value:g} TB/s"
             else:
