@@ -211,7 +211,7 @@ FIRST_TERMS = [("wavefront", "execution-model/warp"), ("LDS", "memory/shared-mem
                ("mx.eval", "host-api/lazy-evaluation"), ("ds_bpermute", "warp-ops/cross-lane-hardware"),
                ("wave64", "execution-model/warp-size"), ("simdgroup_matrix", "matrix/matrix-fragment-api"),
                ("cudaMallocManaged", "memory/unified-memory"), ("wavefrnt", "execution-model/warp"),
-               ("sharde memory", "memory/shared-memory")]
+               ("sharde", "memory/shared-memory")]
 SAMPLE = 120  # concepts' own spellings checked per run, drawn with a fixed seed
 
 

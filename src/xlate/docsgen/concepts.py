@@ -407,7 +407,8 @@ def rule_title(name: str) -> str:
     return title(name)
 
 
-MAX_CELL_NAMES = 3  # a cell shows this many names; the rest are on the concept's page
+MAX_CELL_NAMES = 3  # a cell of the overview tables shows this many names; all are on the concept's page
+MAX_CELL_SYMBOL = 24
 
 
 def _cell(term: Term | None, short: bool = False) -> str:
@@ -417,8 +418,16 @@ def _cell(term: Term | None, short: bool = False) -> str:
         return '<span class="xl-rel xl-rel-none">none</span>'
     spelled = _terms_spelled(term)
     if short:
-        names = [prose(n) for n in term.names] + [code(s) for s in term.symbols if s not in term.names]
-        spelled = ", ".join(names[:MAX_CELL_NAMES]) + (f" and {len(names) - MAX_CELL_NAMES} more" if len(names) > MAX_CELL_NAMES else "")
+        # Names first, then the symbols short enough for a narrow column (a long one, such as
+        # hipDeviceAttributeMultiprocessorCount, would widen its column for every row); all are counted.
+        symbols = [s for s in term.symbols if s not in term.names]
+        names = [prose(n) for n in term.names] + [code(s) for s in symbols if len(s) <= MAX_CELL_SYMBOL]
+        names = names or [code(s) for s in symbols[:1]]
+        hidden = len(term.names) + len(symbols) - len(names)
+        spelled = ", ".join(names[:MAX_CELL_NAMES])
+        hidden += max(0, len(names) - MAX_CELL_NAMES)
+        if hidden:
+            spelled += f" and {hidden} more"
     if term.relation.value in ("approximate",):
         return f"{spelled} {_relation(term)}"
     return spelled
@@ -469,7 +478,7 @@ def category_page(category: Category, concepts: list[Concept], figure: str = "",
         lines += ['<figure class="xl-figure" markdown="0">', figure, "</figure>", ""]
     lines += ['<div class="xl-long" markdown="1">', ""]
     lines += TABLE_HEAD
-    lines += [_row(c, f"{c.id}.md") for c in by_weight(concepts, into or {})]
+    lines += [_row(c, f"{c.id}.md", short=True) for c in by_weight(concepts, into or {})]
     return "\n".join(lines + ["", "</div>"]) + "\n"
 
 
@@ -486,8 +495,8 @@ def overview_page(by_category: dict[Category, list[Concept]]) -> str:
 
 
 def rosetta_page(concepts: list[Concept], into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
-    # No table of contents (the page has no sections): its column goes to the table.
-    lines = ["---", "source: glossary/", "hide: [toc]", "---", "", "# Rosetta table", "",
+    # No sidebars (the page has no sections; the glossary is a click away in the tabs): their width goes to the table.
+    lines = ["---", "source: glossary/", "hide: [navigation, toc]", "---", "", "# Rosetta table", "",
              "Every concept in one table, by category, the most connected concepts of each first. Type in the filter "
              "to narrow it: it matches whole words of every name, alias and code symbol (`wave64`, `LDS`, "
              "`simd_shuffle_down`). The table scrolls inside its frame; its header row and first column stay in view.", "",
@@ -501,7 +510,7 @@ def rosetta_page(concepts: list[Concept], into: dict[str, list[tuple[str, Concep
         if not groups.get(cat):
             continue
         lines.append(f'| <span class="xl-group-name">{CATEGORY_TITLE[cat.value]}</span> | | | | |')
-        lines += [_row(c, concept_path(c)) for c in by_weight(groups[cat], into or {})]
+        lines += [_row(c, concept_path(c), short=True) for c in by_weight(groups[cat], into or {})]
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
 
