@@ -168,25 +168,33 @@ def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tu
     return lines
 
 
-_MASS_ENDINGS = ("ing", "ion", "ity", "ism", "ence", "ance", "memory", "ware", "ness", "work", "flow", "math", "ment")
+_MASS_ENDINGS = ("ing", "ion", "ity", "ism", "ence", "ance", "ncy", "sis", "memory", "ware", "ness", "work", "flow", "math",
+                 "ment", "code", "access", "pressure", "storage", "data", "i/o", "precision", "bandwidth", "assembly", "interop")
+_BRANDS = {"amd", "apple", "nvidia", "cuda", "hip", "rocm", "metal", "mlx", "triton", "hipify", "intel"}
 
 
 def what_is(c: Concept) -> str:
     """'What is a warp?', 'What is shared memory?', 'What are warp-level primitives?': the question a
-    definition answers, from the title (an article for a countable noun, none for a mass noun or a name)."""
+    definition answers, from the title (the part before a parenthesis decides: an article for a
+    countable noun, none for a mass noun or a brand's name, 'are' for a plural)."""
     title = c.title
-    words = title.split()
+    main = title.split(" (", 1)[0].strip()
+    words = main.split()
     first = words[0]
-    # Keep a name's capitals (CUDA, SM, L2, Infinity Cache); lower a plain capitalised first word.
-    proper = any(ch.isupper() for ch in first[1:]) or any(ch.isdigit() for ch in first) or \
-        any(w[:1].isupper() for w in words[1:])
-    shown = title if proper else first[:1].lower() + first[1:] + title[len(first):]
+    # A plain capitalised first word reads in lower case mid-sentence; names and acronyms keep theirs.
+    plain = first[:1].isupper() and first[1:] == first[1:].lower() and not any(ch.isdigit() for ch in first) \
+        and not any(w[:1].isupper() for w in words[1:])  # "Tensor Core" is a name: kept as written
+    shown = first[:1].lower() + title[1:] if plain and first.casefold() not in _BRANDS else title
     last = words[-1].casefold()
     if last.endswith("s") and not last.endswith(("ss", "us", "is")) and len(last) > 3:
         return f"What are {shown}?"
-    if proper or last.endswith(_MASS_ENDINGS) or "(" in title:
+    acronym = first.isupper() or any(ch.isdigit() for ch in first)
+    if first.casefold() in _BRANDS or last.endswith(_MASS_ENDINGS) or (acronym and len(words) == 1):
         return f"What is {shown}?"
-    article = "an" if shown[:1].lower() in "aeio" else "a"
+    if acronym:
+        article = "an" if first[0] in "AEFHILMNORSX" else "a"
+    else:
+        article = "an" if shown[:1].lower() in "aeio" else "a"
     return f"What is {article} {shown}?"
 
 
