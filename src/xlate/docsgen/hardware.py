@@ -44,7 +44,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             sources.append(url)
         return f"<sup>[{sources.index(url) + 1}](#src-{sources.index(url) + 1})</sup>"
 
-    head = "| GPU | " + " | ".join(prose(s.name) for s in specs) + " |"
+    from xlate.docsgen.search import gpu_spellings
+
+    # Each GPU's column head is where a search for any of its names leads.
+    head = "| GPU | " + " | ".join("".join(f'<span id="{a}"></span>' for _, a in gpu_spellings(s)) + prose(s.name)
+                                   for s in specs) + " |"
     # The left sidebar would hold this one page: its width goes to the nine-GPU table instead.
     lines = ["---", "source: glossary/gpus/", "hide: [navigation]", "---", "", "# Hardware", "",
              f"{len(specs)} GPUs from the spec sheets in the glossary. Every figure links to its source; a dash means the "

@@ -35,6 +35,7 @@ import json
 import math
 import re
 from collections import defaultdict
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,7 @@ class ConceptKeys:
     page: str  # the concept page's location, e.g. glossary/memory/shared-memory.html
     queries: list[str]  # what a reader types for it: title, names, aliases, symbols
     claim: dict[str, int]  # how strongly it owns each spelling (lower is stronger), for spellings two concepts share
+    anchors: dict[str, str] = dataclasses.field(default_factory=dict)  # where on the page a spelling leads, if not the top
 
 RELATION_CLAIM = {"same": 1, "renamed": 1, "approximate": 2}
 
@@ -178,15 +180,23 @@ def concept_keys(g: Any) -> dict[str, ConceptKeys]:
     # GPU names lead to the hardware page, where their spec sheets are (`M3 Ultra`, `MI300X`, `h100-sxm`).
     gpus = getattr(g, "gpus", None) or {}
     if gpus:
-        claim = {}
+        claim, anchors = {}, {}
         for spec in gpus.values():
-            for s in [spec.name, *spec.aliases, spec.id]:
-                claim.setdefault(s, 0)
-        out[HARDWARE_PAGE] = ConceptKeys(HARDWARE_PAGE, list(claim), claim)
+            for s, anchor in gpu_spellings(spec):
+                if s not in claim:
+                    claim[s], anchors[s] = 0, anchor
+        out[HARDWARE_PAGE] = ConceptKeys(HARDWARE_PAGE, list(claim), claim, anchors)
     return out
 
 
 HARDWARE_PAGE = "hardware.html"
+
+
+def gpu_spellings(spec: Any) -> list[tuple[str, str]]:
+    """A GPU's names (its name, aliases and id), each with the anchor its spelling entry leads to: one id
+    per spelling (an entry's location is its key in the index), all on the GPU's column head."""
+    names = list(dict.fromkeys([spec.name, *spec.aliases, spec.id]))
+    return [(n, f"{ANCHOR}-gpu-{spec.id}-{k}") for k, n in enumerate(names)]
 MIN_TYPO_WORD = 6  # shorter words have too many near neighbours among real words
 
 
@@ -445,7 +455,7 @@ def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
             split = pieces(spelling) if len(toks) == 1 else []
             # No text: Material counts a query word found in any field of an entry as matched, so a
             # text that repeated the page's title would let every entry of the page match every word.
-            entry = {"location": f"{page}#{ANCHOR}-{i}", "title": html.escape(spelling), "_claim": ck.claim[spelling],
+            entry = {"location": f"{page}#{ck.anchors.get(spelling, f'{ANCHOR}-{i}')}", "title": html.escape(spelling), "_claim": ck.claim[spelling],
                      "text": "", "keys": " ".join(toks), "keyparts": " ".join(p for p in split if p not in toks)}
             if slips:
                 entry["typos"] = " ".join(slips)
