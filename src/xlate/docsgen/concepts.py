@@ -479,7 +479,8 @@ def by_weight(concepts: list[Concept], into: dict[str, list[tuple[str, Concept]]
 
 def category_page(category: Category, concepts: list[Concept], figure: str = "",
                   into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
-    lines = ["---", f"source: glossary/{category.value}/", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
+    # No table of contents (the page has one table): its width goes to the table.
+    lines = ["---", f"source: glossary/{category.value}/", "hide: [toc]", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
              f"{len(concepts)} concepts, the most connected first. Approximate mappings are marked; "
              "open a concept for the caveats and the official documentation.", ""]
     if figure:
