@@ -413,6 +413,12 @@ _READER = r"""() => {
       }
     }
   }
+  // The concept table's cards and the figures stay inside the text column.
+  const column = article.getBoundingClientRect();
+  for (const e of article.querySelectorAll('.xl-vendors tr, figure')) {
+    const r = e.getBoundingClientRect();
+    if (shown(e) && (r.right > column.right + 1 || r.left < column.left - 1)) out.overflowing.push('sticks out: ' + e.textContent.slice(0, 40));
+  }
   // Diagrams: text at 9 px or more on screen, inside the drawing, not on other text, inside its box.
   for (const svg of article.querySelectorAll('svg.xl-svg')) {
     if (!shown(svg)) continue;
