@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
@@ -34,6 +35,7 @@ _DOTTED_PROSE = re.compile(r"^(?:e\.g|i\.e|cf|vs|etc|al|approx|resp|incl)\b|\.(?
                           r"|^[a-z]{1,4}[A-Z]{2,}[A-Za-z0-9]{0,6}$")
 
 
+@functools.lru_cache(maxsize=65536)  # the same names recur on every table and page that lists them
 def codify(text: str) -> str:
     """Wrap code names found in prose (outside existing code spans) in backticks, so they render as code."""
     if not text or not _IDENT.search(text):
@@ -57,6 +59,7 @@ def _codify_plain(text: str) -> str:
     return _IDENT.sub(sub, text)
 
 
+@functools.lru_cache(maxsize=65536)
 def prose(text: str | None) -> str:
     """Escape free text for Markdown: no raw HTML gets through, Markdown punctuation stays literal.
 
