@@ -296,15 +296,19 @@ def lanes(g: Glossary, href_prefix: str = "../../") -> str:
             for r in range((count + per_row - 1) // per_row):
                 top = y + r * (row_h + 12)
                 body.append(f'<text x="0" y="{top + 10:.1f}" font-size="10" fill="currentColor">{label if r == 0 else ""}</text>')
+                # One path per row and kind of cell (a lane's or no lane's): a few elements, not one per cell.
+                live_cells, dead_cells = [], []
                 for i in range(per_row):
                     n = r * per_row + i
                     if n >= count:
                         break
-                    on = n < live
-                    cls = ("xl-fill-strong" if strong else "xl-fill") if on else "xl-fill-none"
-                    dash = "" if on else ' stroke-dasharray="2 2"'
-                    body.append(f'<rect x="{left + i * cell:.1f}" y="{top:.1f}" width="{cell - 1}" height="{row_h}" '
-                                f'class="{cls} xl-stroke" stroke-width="0.6"{dash}><title>{label} {n}</title></rect>')
+                    (live_cells if n < live else dead_cells).append(f"M{left + i * cell} {top:g}h{cell - 1}v{row_h}h{1 - cell}z")
+                if live_cells:
+                    body.append(f'<path d="{"".join(live_cells)}" class="{"xl-fill-strong" if strong else "xl-fill"} xl-stroke" '
+                                f'stroke-width="0.6"/>')
+                if dead_cells:
+                    body.append(f'<path d="{"".join(dead_cells)}" class="xl-fill-none xl-stroke" stroke-width="0.6" '
+                                f'stroke-dasharray="2 2"/>')
                 first, last = r * per_row, min(count, (r + 1) * per_row) - 1
                 body.append(f'<text x="{left:.1f}" y="{top + row_h + 10:.1f}" font-size="9.5" fill="currentColor" '
                             f'fill-opacity="0.8">{first}</text>')
