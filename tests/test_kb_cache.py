@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate.kb import _index, _paths
+from xlate.kb import _paths
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ def user_defined(found: list[tuple[Any, Any]], source: bytes, parent_of: Any) ->
     if not derived:
         return set()
     out = derived & defined_names(source)
-    for o, e in found:
+    for o, _entry in found:
         if o[2] in derived and o[2] not in out and is_definition(o[6], parent_of):
             out.add(o[2])
     return out

@@ -50,7 +50,7 @@ def annotations_text(annotations: list[dict[str, Any]], tails: dict[tuple[str, A
         tail = tails.get(key)
         if tail is None:
             tail = tails[key] = _encode({"symbol": symbol, "concept": concept, "equivalents": eq})[1:]
-        add('{"line": %d, "column": %d, %s' % (line, column, tail))
+        add(f'{{"line": {line:d}, "column": {column:d}, {tail}')
     return "[" + ", ".join(parts) + "]"
 
 
@@ -94,7 +94,7 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", proj
     if isatty and isatty():
         out.write(json.dumps(document(results, project), indent=1, ensure_ascii=False, check_circular=False))
     else:
-        out.write('{"version": %d, "files": [' % FORMAT_VERSION)
+        out.write(f'{{"version": {FORMAT_VERSION:d}, "files": [')
         memo: tuple[dict, dict] = ({}, {})  # valid while `results` keeps every dict it names alive
         for i, r in enumerate(results):
             if i:

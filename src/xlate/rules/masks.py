@@ -113,7 +113,7 @@ class LaneMaskWidth(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         mask_names: set[str] = set()
-        for call, name, mask in _mask_calls(src):
+        for _call, name, mask in _mask_calls(src):
             if mask is None:
                 continue
             mask = strip_parens(mask)
@@ -186,7 +186,7 @@ class LaneMaskWidth(Rule):
         header_full = {n for n in names if inherited.get(n) == FULL32 and n not in own}
         if not header_full:
             return
-        for call, name, mask in _mask_calls(src):
+        for _call, name, mask in _mask_calls(src):
             if mask is None:
                 continue
             mask = strip_parens(mask)
@@ -262,7 +262,7 @@ class WarpSyncMask(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         consts = None
-        for call, name, mask in _mask_calls(src):
+        for _call, name, mask in _mask_calls(src):
             if mask is None:
                 continue
             mask = strip_parens(mask)
