@@ -343,9 +343,7 @@ _MEMO: dict[str, Index] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-# The GPU sheets are few and small: they stay in the symbol part, so the runner and the rules' limits
-# read them without parsing the cards.
-CARD_KEYS = ("concepts", "labels", "loose", "spell_keys", "spell_vals")
+CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals")
 
 
 class Index:

@@ -90,14 +90,14 @@ def _yaml_stamps(folder: str, out: list[str], newest: list[int]) -> None:
 
 
 def _stamp(path: str, st: os.stat_result, out: list[str], newest: list[int]) -> None:
-    # ctime and inode too: a write always moves ctime, and a file replaced by a rename is a new inode,
-    # even where a tool puts the old modification time back.
-    out.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}")
+    # ctime too: every write (and a file replaced by a rename) moves it, even where a tool puts the old
+    # modification time back; no call can set it.
+    out.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}")
     newest[0] = max(newest[0], st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _stat_signature(root: Path) -> tuple[str, int]:
-    """Names, sizes, times and inodes of every file the content hash reads (a superset of them), and
+    """Names, sizes and times of every file the content hash reads (a superset of them), and
     the newest time among them. Compared as text, not hashed: a cold start needs no digest."""
     stamps: list[str] = []
     newest = [0]

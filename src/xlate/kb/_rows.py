@@ -37,6 +37,7 @@ from pydantic import (
 
 from xlate.kb._model import ID_PATTERN, MappingRelation
 from xlate.kb._paths import display_path as _display
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND
 from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
 __all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side", "compile_rows", "symbol_files"]
@@ -44,7 +45,7 @@ __all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side"
 SYMBOLS_DIR = "symbols"
 HIPIFY_DIR = "hipify"
 OVERRIDES = "overrides.yaml"
-SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
+SIDES = ROW_SIDES  # one list of the sides (kb._types); the models below name each as a field
 HIPIFY_TARGETS = {"hip": "HIP", "roc": "ROC", "miopen": "MIOPEN"}
 
 Spelling = Annotated[str, StringConstraints(min_length=1, max_length=160, pattern=r"^[^\s].*[^\s]$|^[^\s]$")]
@@ -388,7 +389,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: concept {concept!r} here, {other[0]!r} in {other[1]}:{other[2]}"))
             if concept_ids is not None and concept is not None and concept not in concept_ids:
                 out.problems.append(Problem(shown, line, f"rows[{i}].concept: unknown concept {concept!r}"))
-            if is_override and set(given) - {"hip", "roc", "miopen"}:
+            if is_override and any(SIDE_BACKEND[s] != "hip" for s in given):
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: overrides give HIP-side facts only"))
             if not is_override and "hip" in given and row.cuda in hipify_names:
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: HIPIFY's tables give its HIP side; a newer fact goes in symbols/{OVERRIDES}"))
