@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pathlib import Path
 
-from test_lookup_queries import _answer, _first, _right
+from test_lookup_queries import _answer, _right
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "lookup_queries_heldout.yaml").read_text())["queries"]
 # Misses the data cannot fix: names in no row (__restrict__, __nanosleep), a version number inside a

@@ -16,17 +16,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-
-# Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
-# spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
-SCORE_SYMBOL = 100.0
-SCORE_NAME = 95.0
-SCORE_LOOSE = 90.0
-FUZZY_CEILING = 88.0
-FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
-MAX_QUERY = 200
-
-
 from xlate.errors import GlossaryError
 from xlate.kb._paths import (
     INDEX_VERSION,
@@ -38,6 +27,17 @@ from xlate.kb._paths import (
 )
 from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, RocmFact, Row, Side
 from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
+
+
+# Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
+# spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
+SCORE_SYMBOL = 100.0
+SCORE_NAME = 95.0
+SCORE_LOOSE = 90.0
+FUZZY_CEILING = 88.0
+FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
+MAX_QUERY = 200
+
 
 
 def loose(text: str) -> str:
@@ -425,7 +425,9 @@ def load_index(root: Path | None = None) -> Index:
 def _serialize(data: dict[str, Any]) -> bytes:
     """Header line, the symbol part (JSON), the CUDA names (one a line), the row block (one packed
     row a line, in name order), the card part (JSON). Only the symbol part is parsed whole."""
-    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    def dump(d: Any) -> bytes:
+        return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
     rows = [r.encode("utf-8") + b"\n" for r in data["rows"]]
     offsets = [0]
     for r in rows:
