@@ -65,7 +65,8 @@ class HardcodedWarpSize(Rule):
         "__global__ void regroup(const float* x, float* out) {\n"
         "  int lane = threadIdx.x & 31;\n"
         "  int warp = threadIdx.x >> 5;\n"
-        "  out[warp * 32 + lane] = x[threadIdx.x];\n"
+        "  int warps = blockDim.x / warpSize;\n"
+        "  out[warp * 32 + lane] = x[threadIdx.x] * warps;\n"
         "}\n"
     )
     fix = (
