@@ -87,7 +87,8 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
 
     lines += ["## Inside one SM, CU and GPU core", "",
               "Each vendor's name for the parts of its core, from the glossary (a dashed box: the vendor does not "
-              "document that part). Open a box for the concept.", "",
+              "document that part, has no such part, or a later architecture added it). Open a box for the concept. "
+              "On a narrow screen the drawings scroll sideways, their text kept readable.", "",
               '<figure class="xl-figure" markdown="0">', diagrams.cores(g), "</figure>", "",
               "## Memory hierarchy", "",
               "From the registers' neighbour to device memory, with the sizes the spec sheets give; a size the vendor "
