@@ -10,8 +10,39 @@ and line); `known_constants` / `project_constants` (macros.py); `plan` / `finish
 
 from __future__ import annotations
 
-from xlate.project.graph import CompileEntry, IncludeEdge, IncludeGraph, ProjectError, read_compile_commands
-from xlate.project.macros import known_constants, project_constants
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __all__ = ["CompileEntry", "IncludeEdge", "IncludeGraph", "ProjectError", "known_constants", "project_constants",
            "read_compile_commands"]
+
+# Resolved on first use: explaining one file imports `xlate.project.context` and nothing of the graph.
+_HOME = {"CompileEntry": "graph", "IncludeEdge": "graph", "IncludeGraph": "graph", "ProjectError": "graph",
+         "read_compile_commands": "graph", "known_constants": "macros", "project_constants": "macros"}
+
+if TYPE_CHECKING:
+    from xlate.project.graph import (
+        CompileEntry as CompileEntry,
+    )
+    from xlate.project.graph import (
+        IncludeEdge as IncludeEdge,
+    )
+    from xlate.project.graph import (
+        IncludeGraph as IncludeGraph,
+    )
+    from xlate.project.graph import (
+        ProjectError as ProjectError,
+    )
+    from xlate.project.graph import (
+        read_compile_commands as read_compile_commands,
+    )
+    from xlate.project.macros import known_constants as known_constants
+    from xlate.project.macros import project_constants as project_constants
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'xlate.project' has no attribute {name!r}")
+    value = getattr(import_module(f"xlate.project.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value

@@ -11,19 +11,24 @@ decision). Files named alone are explained alone, as before.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xlate.project.graph import IncludeGraph, ProjectError, _norm
+if TYPE_CHECKING:
+    from xlate.project.graph import IncludeGraph
 
 __all__ = ["Project", "finish", "plan"]
 
 
-@dataclass
 class Project:
-    graph: IncludeGraph
-    shown: dict[Path, str] = field(default_factory=dict)  # absolute path -> the path as output shows it
+    """A tree being explained: its include graph and how output names each of its files.
+
+    A plain class: the graph module (and dataclasses) load only when a folder or a compilation
+    database makes a project, never for one file."""
+
+    def __init__(self, graph: IncludeGraph) -> None:
+        self.graph = graph
+        self.shown: dict[Path, str] = {}  # absolute path -> the path as output shows it
 
 
 def _shown_for(path: Path) -> str:
@@ -43,6 +48,8 @@ def plan(paths: list[str], include: list[str] | None, exclude: list[str] | None)
     targets, errors = collect(others, include, exclude) if others else ([], [])
     if not databases and not any(os.path.isdir(p) for p in others):
         return targets, errors, None
+    from xlate.project.graph import IncludeGraph, ProjectError, _norm
+
     try:
         if databases:
             graph = IncludeGraph.from_compile_commands(databases[0])
