@@ -32,7 +32,7 @@ def _approximate_function_rows() -> list[str]:
     out = []
     for name in smap.names():
         entry = smap.get(name)
-        if entry is None or not isinstance(entry.row, dict) or entry.row.get("kind") != "function":
+        if entry is None or entry.row is None or entry.row.kind != "function":
             continue
         if entry.hip_relation == "approximate" and hip_name(entry, Options(), smap)[1] == "ok":
             out.append(name)

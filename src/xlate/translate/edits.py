@@ -60,6 +60,10 @@ class Edits:
         self._n += 1
         return True
 
+    def planned(self) -> list[bytes]:
+        """The text of every planned edit, in position order."""
+        return [e.text for e in self._edits]
+
     def enclosing(self, pos: int) -> Edit | None:
         """The planned replacement whose span contains `pos` strictly inside, if any."""
         i = bisect_left(self._edits, (pos,))

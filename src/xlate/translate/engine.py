@@ -98,6 +98,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
         launch.rewrite(tree, source, edits, report)
     if options.runtime_include and _is_cuda(shown, source, found):
         headers.add_runtime(tree, source, edits, report, now)
+    headers.add_declaring_headers(tree, source, edits, report, now)
 
     scratch: dict[str, Any] = {"errors": []}
     rules = rules if rules is not None else hip_rules(scratch)

@@ -52,9 +52,23 @@ def apis() -> dict[str, re.Pattern[str]]:
     from xlate.errors import GlossaryError
 
     path = datafile.data_path("headers.yaml")
-    data = datafile.load_parts(path, {"apis": {"match": str, "source": str}}, "CUDA headers")
+    return _patterns("apis")
+
+
+@lru_cache(maxsize=1)
+def declared_by() -> dict[str, re.Pattern[str]]:
+    """HIP header -> the regex of names only it declares (hip_runtime.h does not; headers.yaml)."""
+    return _patterns("declares")
+
+
+def _patterns(part: str) -> dict[str, re.Pattern[str]]:
+    from xlate.errors import GlossaryError
+
+    path = datafile.data_path("headers.yaml")
+    entry_keys = {"match": str, "source": str}
+    data = datafile.load_parts(path, {"apis": entry_keys, "declares": entry_keys}, "CUDA headers")
     out: dict[str, re.Pattern[str]] = {}
-    for header, entry in data["apis"].items():
+    for header, entry in data[part].items():
         try:
             out[str(header)] = re.compile(entry["match"])
         except re.error as exc:
@@ -238,6 +252,27 @@ def add_runtime(tree: Tree, source: bytes, edits: Edits, report: Report, headers
     pos = insertion_point(tree, source)
     if edits.add(pos, pos, b"#include <hip/hip_runtime.h>\n"):
         report.rewritten["runtime-include"] += 1
+
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
+def add_declaring_headers(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
+    """Each HIP header that declares a name the translation wrote, where hip_runtime.h does not and
+    the file does not include it yet: added once, with the runtime header (after it when both are
+    added at the same place). A name the file already spelled that way came with its header."""
+    wanted = declared_by()
+    if not wanted:
+        return
+    written = {w.decode() for e in edits.planned() for w in _WORD.findall(e)}
+    present = set(headers_now) | {m.group(1).decode() for m in _ANY_INCLUDE.finditer(source)}
+    for header, pattern in wanted.items():
+        if header in present or not any(pattern.match(w) for w in written):
+            continue
+        runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
+        pos = _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
+        if edits.add(pos, pos, f"#include <{header}>\n".encode()):
+            report.rewritten["type-header-include"] += 1
 
 
 def insertion_point(tree: Tree, source: bytes) -> int:
