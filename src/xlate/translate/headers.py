@@ -49,9 +49,6 @@ def _path_node(include: Node) -> Node | None:
 @lru_cache(maxsize=1)
 def apis() -> dict[str, re.Pattern[str]]:
     """CUDA header -> the regex of the names of its API (glossary/translate/headers.yaml)."""
-    from xlate.errors import GlossaryError
-
-    path = datafile.data_path("headers.yaml")
     return _patterns("apis")
 
 
