@@ -22,7 +22,6 @@ private names.
 from __future__ import annotations
 
 import html as _html
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,20 +40,7 @@ from xlate.docsgen import build as _build  # noqa: E402
 
 assert Path(_build.__file__).resolve().is_relative_to(_SRC), f"xlate imported from {_build.__file__}, not {_SRC}"
 
-_PLACEHOLDER = re.compile(r"<!--\s*xlate:(?P<what>[a-z-]+)(?P<args>[^>]*?)\s*-->")
 _state: dict[str, Any] = {}
-
-
-def fill_placeholders(markdown: str, g: Any) -> str:
-    """Replace `<!-- xlate:rosetta id id ... -->` with a table of those concepts drawn from the glossary."""
-    from xlate.docsgen import concepts
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group("what") == "rosetta":
-            return concepts.mini_rosetta(g, m.group("args").split())
-        return m.group(0)
-
-    return _PLACEHOLDER.sub(sub, markdown)
 
 
 def copies_enabled() -> bool:
@@ -110,7 +96,7 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def _fill_placeholders(markdown: str, page: Any, config: Any, files: Any) -> str:
-    return fill_placeholders(markdown, _state["glossary"])
+    return _build.fill_placeholders(markdown, _state["glossary"])
 
 
 def _known_rendering(markdown: str, page: Any, config: Any, files: Any) -> str:
