@@ -68,7 +68,7 @@ def main() -> None:
     if cache:
         data = kb.load_index()
         print(f"index: {cache[-1].stat().st_size / 1e6:.2f} MB on disk, {len(data['concepts'])} concepts, "
-              f"{kb.row_count(data)} symbol rows, {len(data['spell_keys'])} counterpart spellings, {len(data['gpus'])} GPU sheets")
+              f"{len(kb.load_symbols())} symbol rows, {len(data['spell_keys'])} counterpart spellings, {len(data['gpus'])} GPU sheets")
     print(f"({runs} runs each; target: cold lookup within 8x of python3 -c pass)")
 
 

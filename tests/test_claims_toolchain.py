@@ -352,11 +352,25 @@ def _check_hopper_props(props: dict) -> None:
     assert props["clusterPortable"] == 8 and props["clusterNonPortable"] == 16
 
 
+def _check_sheet(props: dict, sheet_id: str) -> None:
+    """The glossary's spec sheet states the figures the device reported: an edit of the sheet that
+    disagrees with the recorded run fails here."""
+    from xlate import kb
+
+    sheet = kb.load_glossary().gpus[sheet_id]
+    assert sheet.compute_units.value == props["sms"], "compute_units"
+    assert sheet.wave_size.value == props["warp"], "wave_size"
+    assert sheet.shared_memory_per_cu_kb.value * 1024 == props["smemSM"], "shared_memory_per_cu_kb"
+    assert sheet.l2_cache_mb.value * 2**20 == props["l2"], "l2_cache_mb (MiB, as the device reports it)"
+
+
 def test_recorded_h200_run_supports_the_claims() -> None:
-    """The run recorded on the H200 (see the file) still says what the glossary says."""
+    """The run recorded on the H200 (see the file) still says what the glossary says: the Hopper SM
+    figures of the concept pages, and the H200 sheet's own figures."""
     props = json.loads(PROPS_RECORD.read_text())
     assert props["name"].startswith("NVIDIA H200")
     _check_hopper_props(props)
+    _check_sheet(props, "h200")
 
 
 @pytest.mark.gpu
@@ -374,6 +388,8 @@ def test_h200_device_properties(tmp_path: Path) -> None:
     if props["cc"] != 90:
         pytest.skip(f"{props['name']} is not a Hopper GPU")
     _check_hopper_props(props)
+    if props["name"].startswith("NVIDIA H200"):
+        _check_sheet(props, "h200")
 
 
 @pytest.mark.slow

@@ -26,7 +26,7 @@ def test_a_family_without_counterparts_derives_no_name(smap: kb.SymbolMap) -> No
     assert entry.hip is None and entry.hip_relation == "none"
     assert entry.hip_caveat == fam.caveat  # the family's own reason, not a derived-name note
     side = entry.side("hip")
-    assert side is not None and side["relation"] == "none" and side["symbol"] is None and side["derived"] is True
+    assert side is not None and side.relation == "none" and side.symbol is None and side.derived is True
 
 
 def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: kb.SymbolMap) -> None:
@@ -35,7 +35,7 @@ def test_a_renaming_family_derives_a_name_and_says_it_may_not_exist(smap: kb.Sym
     assert (entry.hip, entry.hip_relation) == ("hipblasXlateMadeUpCall", "renamed")
     assert entry.hip_caveat.startswith(
         "cublasXlateMadeUpCall is in no table: hipblasXlateMadeUpCall is derived by the cublas naming rule and may not exist.")
-    assert entry.side("hip")["symbol"] == "hipblasXlateMadeUpCall"
+    assert entry.side("hip").symbol == "hipblasXlateMadeUpCall"
 
 
 def test_a_name_outside_every_family_is_unknown(smap: kb.SymbolMap) -> None:

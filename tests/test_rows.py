@@ -46,7 +46,7 @@ def test_hipify_supported_pairs_are_answered_with_hipify_names(smap: kb.SymbolMa
         entry = smap.get(cuda)
         if entry is not None and entry.hip == hip:
             same += 1
-        elif entry is not None and (entry.side("hip") or {}).get("origin") == "override" and entry.side("hip").get("source"):
+        elif entry is not None and entry.side("hip") is not None and entry.side("hip").origin == "override" and entry.side("hip").source:
             newer.append((cuda, hip, entry.hip))
         else:
             wrong.append((cuda, hip, entry and entry.hip))
@@ -65,7 +65,7 @@ def test_hipify_unsupported_names_get_no_invented_hip_name(smap: kb.SymbolMap) -
         assert not entry.derived, f"{cuda}: a naming rule answered a name HIPIFY lists as unsupported"
         if entry.hip is not None:
             side = entry.side("hip")
-            assert side["origin"] == "override" and side["source"], (cuda, side)
+            assert side.origin == "override" and side.source, (cuda, side)
             named.append(cuda)
         else:
             assert entry.hip_relation == "none" and entry.hip_caveat, cuda
@@ -86,8 +86,8 @@ def test_the_issues_examples_are_answered_right(smap: kb.SymbolMap) -> None:
     for cuda, hip in expected.items():
         entry = smap.get(cuda)
         assert entry is not None and entry.hip == hip, (cuda, entry and entry.hip)
-    assert smap.get("cudnnCreate").side("miopen")["symbol"] == "miopenCreate"
-    assert smap.get("cudnnHandle_t").side("miopen")["symbol"] == "miopenHandle_t"
+    assert smap.get("cudnnCreate").side("miopen").symbol == "miopenCreate"
+    assert smap.get("cudnnHandle_t").side("miopen").symbol == "miopenHandle_t"
     for unsupported in ("CUBLASLT_ALGO_CAP_SPLITK_SUPPORT", "cusolverDnXsyevd", "cufftProperty"):
         entry = smap.get(unsupported)
         assert entry is not None and entry.hip is None and entry.hip_relation == "none", unsupported
@@ -207,10 +207,10 @@ METAL_EXPECTED = {
 }
 
 
-def _spellings(side: dict | None) -> set[str]:
-    if not side or not side.get("symbol"):
+def _spellings(side: kb.Side | None) -> set[str]:
+    if not side or not side.symbol:
         return set()
-    names = {side["symbol"], *side.get("also", [])}
+    names = {side.symbol, *side.also}
     return names | {n.removeprefix("metal::") for n in names}
 
 
@@ -218,15 +218,15 @@ def _spellings(side: dict | None) -> set[str]:
 def test_device_side_metal_rows_name_their_own_msl_function(smap: kb.SymbolMap, cuda: str, metal: str) -> None:
     entry = smap.get(cuda)
     assert entry is not None and metal in _spellings(entry.side("metal")), (cuda, entry and entry.side("metal"))
-    assert entry.side("metal").get("source"), "a Metal answer cites the MSL specification"
+    assert entry.side("metal").source, "a Metal answer cites the MSL specification"
 
 
 def test_no_counterpart_is_prose(smap: kb.SymbolMap) -> None:
     """Every side's symbol is a code spelling: caveats carry the prose."""
     for name in smap.names():
         entry = smap.get(name)
-        for side in (entry.row or {}).get("sides", {}).values():
-            symbol = side.get("symbol")
+        for side in entry.sides.values():
+            symbol = side.symbol
             if symbol:
                 assert not symbol.endswith(".") and " the " not in f" {symbol} " and len(symbol.split()) <= 3, (name, symbol)
 

@@ -210,10 +210,21 @@ const char* text = "__CUDA_ARCH__ wmma::fragment cg::this_grid() clock64() print
 
 
 def test_rules_survive_broken_and_empty_sources() -> None:
+    """Sources with nothing to flag give no finding; a hazard deep in nesting, or after a syntax
+    error, is still found where it is."""
     deep = b"__global__ void k(int* x) { x[0] = " + b"(" * 5000 + b"threadIdx.x & 31" + b")" * 5000 + b"; }"
-    for source in (b"", b"__global__ void k( {", b"\xff\xfe garbage \x00", b"{" * 500 + b"}" * 500, deep):
+    broken = b"__global__ void k( {\n  unsigned m = __ballot_sync(0xffffffff, 1);\n"
+    expected: dict[bytes, set[tuple[int, str]]] = {
+        b"": set(),
+        b"__global__ void k( {": set(),
+        b"\xff\xfe garbage \x00": set(),
+        b"{" * 500 + b"}" * 500: set(),
+        deep: {(1, "hardcoded-warp-size")},
+        broken: {(2, "lane-mask-width")},
+    }
+    for source, want in expected.items():
         view = SourceView("bad.cu", source, parse(source))
-        run_all(view)  # must not raise
+        assert {(h.line, h.name) for h in run_all(view)} == want, source[:40]
 
 
 def test_shared_memory_backends_follow_the_limit() -> None:
@@ -225,30 +236,6 @@ __global__ void b() { __shared__ float s[80 * 256]; }
     hazards = list(REGISTRY["XL040"].check(view))
     by_line = {h.line: h.backends for h in hazards}
     assert by_line == {2: ("metal",), 3: ("hip", "metal")}
-
-
-def test_spec_figure_reader_agrees_with_the_yaml_parser() -> None:
-    """XL040 reads its limit from a spec sheet without the YAML parser; on every sheet and every
-    figure it must give what the parser gives, and a spelling it does not know goes to the parser."""
-    import yaml
-
-    from xlate.kb import glossary_root
-    from xlate.rules.memory import spec_figure
-
-    sheets = sorted((glossary_root() / "gpus").glob("*.yaml"))
-    assert sheets
-    checked = 0
-    for sheet in sheets:
-        text = sheet.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-        for field, value in data.items():
-            if isinstance(value, dict) and isinstance(value.get("value"), (int, float)) and not isinstance(value["value"], bool):
-                assert spec_figure(text, field) == float(value["value"]), (sheet.name, field)
-                checked += 1
-    assert checked >= len(sheets) * 5
-    # flow style and a trailing comment are not the plain shape: answered by the YAML parser
-    assert spec_figure("a: 1\nshared_memory_per_cu_kb: {value: 96, source: x}\n", "shared_memory_per_cu_kb") == 96.0
-    assert spec_figure("shared_memory_per_cu_kb:\n  value: 160  # CDNA4\n", "shared_memory_per_cu_kb") == 160.0
 
 
 def test_thread_index_followed_through_locals() -> None:
@@ -303,7 +290,9 @@ def test_fixtures_through_explain(rule: Rule) -> None:
 
 
 def test_linked_concepts_exist_in_the_glossary() -> None:
-    root = Path(__file__).parent.parent / "glossary"
-    concept_ids = {p.stem for p in root.rglob("*.yaml") if p.parent.name not in ("api", "gpus")}
+    from xlate import kb
+
+    concept_ids = set(kb.load_glossary().concepts)
+    assert "warp" in concept_ids and "h100-sxm" not in concept_ids
     missing = {r.name: [c for c in r.concepts if c not in concept_ids] for r in RULES}
     assert not {k: v for k, v in missing.items() if v}

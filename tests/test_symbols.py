@@ -84,10 +84,10 @@ def test_cudnn_rows_keep_hipify_hip_name_and_the_miopen_answer(smap: kb.SymbolMa
     entry = smap.get("cudnnCreate")
     assert entry is not None and entry.concept == "dnn"
     assert (entry.hip, entry.hip_relation) == ("hipdnnCreate", "renamed")
-    assert entry.side("miopen")["symbol"] == "miopenCreate"
-    assert entry.side("miopen")["relation"] == "approximate" and entry.side("miopen")["caveat"]
+    assert entry.side("miopen").symbol == "miopenCreate"
+    assert entry.side("miopen").relation == "approximate" and entry.side("miopen").caveat
     handle = smap.get("cudnnHandle_t")
-    assert handle is not None and handle.side("miopen")["symbol"] == "miopenHandle_t"
+    assert handle is not None and handle.side("miopen").symbol == "miopenHandle_t"
 
 
 def test_unrelated_names_are_unknown(smap: kb.SymbolMap) -> None:

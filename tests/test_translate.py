@@ -145,7 +145,7 @@ def test_opt_in_macro_without_annotations_has_no_comment() -> None:
 
 @pytest.mark.parametrize("body, message", [
     ("conditions: {}\n", "expected the mappings conditions, opt_in"),
-    ("conditions: {X: {hip: Y, test: truth}}\nopt_in: {}\n", "conditions.X: expected exactly hip, test, source"),
+    ("conditions: {X: {hip: Y, test: truth}}\nopt_in: {}\n", "conditions.X: expected exactly hip, test, pass, source"),
     ("conditions: {}\nopt_in: {M: {declares: [a b], note: n, source: s}}\n", "names must be C identifiers"),
     ("conditions: [\n", "not valid YAML"),
 ])

@@ -4,7 +4,6 @@ ROCm 6.4 headers that scripts/install-test-deps.sh unpacks (slow)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -132,7 +131,7 @@ def test_every_hip_macro_the_condition_table_names_is_defined_by_the_hip_headers
     for entry in table().values():
         name = entry["hip"]
         if name in device_only:
-            lines += ["#if defined(__HIP_DEVICE_ONLY_CHECK) != defined(%s)" % name, f"#error {name} wrong for this pass", "#endif"]
+            lines += [f"#if defined(__HIP_DEVICE_ONLY_CHECK) != defined({name})", f"#error {name} wrong for this pass", "#endif"]
         else:
             lines += [f"#ifndef {name}", f"#error {name} is not defined", "#endif"]
     src = tmp_path / "macros.hip"

@@ -156,7 +156,6 @@ def path(
     from xlate.errors import NoMatch
 
     folder = _root(root)
-    g = _load(folder)
     index = kb.load_index(folder)  # a defective glossary raises a GlossaryError
     ends = []
     for query in (source, target):
@@ -166,7 +165,7 @@ def path(
         if found[0].kind == "fuzzy":  # a guess: say so rather than answer for a concept nobody named
             typer.echo(f"note: {query!r} read as {found[0].concept} (fuzzy match, score {found[0].score:g})", err=True)
         ends.append(found[0].concept)
-    steps = relation_path(g, ends[0], ends[1])
+    steps = relation_path(index, ends[0], ends[1])
     if steps is None:
         typer.echo(f"{ends[0]} and {ends[1]} are not connected in the glossary graph")
         raise typer.Exit(1)

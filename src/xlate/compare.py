@@ -21,12 +21,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypedDict
 
+from xlate import kb
 from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, GlossaryError, XlateError
-from xlate.kb import Figure, GpuSpec
-from xlate.kb import Problem
+from xlate.kb import GpuSheet
 
-__all__ = ["ASSUMPTIONS", "CompareError", "CompareJson", "Derived", "FIGURE_ROWS", "FigureJson", "GpuJson", "PRECISIONS",
-           "derive", "load_gpus", "parse_params", "render_text", "resolve", "run", "to_json"]
+__all__ = [
+    "ASSUMPTIONS",
+    "FIGURE_ROWS",
+    "PRECISIONS",
+    "CompareError",
+    "CompareJson",
+    "Derived",
+    "FigureJson",
+    "GpuJson",
+    "derive",
+    "load_gpus",
+    "parse_params",
+    "render_text",
+    "resolve",
+    "run",
+    "to_json",
+]
 
 EXIT_UNKNOWN, EXIT_USAGE = EXIT_FINDINGS, EXIT_ERROR
 
@@ -38,19 +53,7 @@ PRECISIONS: dict[str, tuple[str, float]] = {
 }
 
 # Published figures in display order: (field, label, unit shown after the value).
-FIGURE_ROWS: list[tuple[str, str, str]] = [
-    ("compute_units", "compute units", ""),
-    ("wave_size", "wave / warp size", "lanes"),
-    ("memory_gb", "memory", "GB"),
-    ("memory_bandwidth_tbs", "memory bandwidth", "TB/s"),
-    ("bf16_dense_tflops", "BF16 dense", "TFLOP/s"),
-    ("fp16_dense_tflops", "FP16 dense", "TFLOP/s"),
-    ("fp8_dense_tflops", "FP8 dense", "TFLOP/s"),
-    ("shared_memory_per_cu_kb", "shared memory / LDS per SM/CU", "KiB"),
-    ("l2_cache_mb", "L2 cache", "MB"),
-    ("last_level_cache_mb", "last-level cache (Infinity Cache / SLC)", "MB"),
-    ("power_w", "power", "W"),
-]
+FIGURE_ROWS: list[tuple[str, str, str]] = [(f, label, unit) for f, (label, unit) in kb.GPU_FIGURES.items()]
 
 ASSUMPTIONS = [
     "TFLOP/s are dense (no structured sparsity) vendor peaks; sustained rates are lower.",
@@ -75,65 +78,34 @@ class CompareError(XlateError):
 # --- loading -------------------------------------------------------------------------------------
 
 
-def load_gpus(root: Path) -> tuple[dict[str, GpuSpec], list[Problem]]:
-    """Read every spec sheet under root/gpus; a broken sheet is reported, the others still load."""
-    from pydantic import ValidationError
-
-    from xlate.kb import gpu_files
-    from xlate.kb import display_path
-    from xlate.kb import YamlError, load_yaml, validation_problems
-
-    specs: dict[str, GpuSpec] = {}
-    problems: list[Problem] = []
-    for path in gpu_files(root):
-        shown = display_path(path, root)
-        try:
-            loaded = load_yaml(path, shown)
-            spec = GpuSpec.model_validate(loaded.data)
-        except YamlError as exc:
-            problems.append(exc.problem)
-            continue
-        except ValidationError as exc:
-            problems.extend(validation_problems(exc.errors(), loaded, shown))
-            continue
-        specs[spec.id] = spec
-    return specs, problems
+def load_gpus(root: Path | None = None) -> dict[str, GpuSheet]:
+    """Every spec sheet, from the knowledge base. A glossary with defects refuses the comparison with
+    a one-line error naming the first: an answer that silently left a part out would look complete."""
+    try:
+        return kb.gpu_sheets(root)
+    except kb.IndexBuildError as exc:
+        problems = exc.problems
+        if not problems:
+            raise
+        # A broken spec sheet is named before other defects: it is what this command reads.
+        shown = next((p for p in problems if "/gpus/" in f"/{p.path}"), problems[0])
+        which = "the first" if shown is problems[0] else "among them"
+        raise GlossaryError(f"the glossary has {len(problems)} problem(s), {which} {shown}",
+                            hint="run `xlate glossary check`") from None
 
 
-def _key(text: str) -> str:
-    return re.sub(r"[\s_\-]+", "", text.casefold())
-
-
-def name_table(specs: dict[str, GpuSpec]) -> dict[str, str]:
-    """Every spelling that names a GPU (id, name, aliases; case, spaces, dashes ignored) -> id."""
-    table: dict[str, str] = {}
-    for gid, spec in specs.items():
-        for label in [gid, spec.name, *spec.aliases]:
-            table.setdefault(_key(label), gid)
-    return table
-
-
-def suggest(query: str, specs: dict[str, GpuSpec], limit: int = 4) -> list[str]:
-    from rapidfuzz import fuzz, process
-
-    ids = list(specs)
-    choices = {gid: " ".join([gid, specs[gid].name, *specs[gid].aliases]) for gid in ids}
-    found = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=40)
-    return [gid for _, _, gid in found]
-
-
-def resolve(queries: list[str], specs: dict[str, GpuSpec]) -> list[GpuSpec]:
-    table = name_table(specs)
-    out: list[GpuSpec] = []
+def resolve(queries: list[str], root: Path | None = None) -> list[GpuSheet]:
+    """The sheets the names land on (kb's one resolver), each once, in the order asked."""
+    out: list[GpuSheet] = []
     for q in queries:
-        gid = table.get(_key(q))
-        if gid is None:
-            near = suggest(q, specs)
+        sheet = kb.resolve_gpu(q, root)
+        if sheet is None:
+            near = kb.gpu_suggestions(q, root)
             hint = f"; did you mean: {', '.join(near)}" if near else ""
-            known = ", ".join(sorted(specs))
+            known = ", ".join(sorted(kb.gpu_sheets(root)))
             raise CompareError(f"unknown GPU {q!r}{hint}; known GPUs: {known}", EXIT_UNKNOWN)
-        if specs[gid] not in out:
-            out.append(specs[gid])
+        if sheet not in out:
+            out.append(sheet)
     return out
 
 
@@ -188,14 +160,14 @@ def gpus_to_hold(memory_gb: float | None, params: float, precision: str) -> int 
     return max(1, math.ceil(weight_bytes(params, precision) / (memory_gb * 1e9) - 1e-12))
 
 
-def derive(spec: GpuSpec, params: float | None, precision: str) -> Derived:
-    tbs = spec.memory_bandwidth_tbs.value
-    ridge = {p: ridge_point(getattr(spec, f).value, tbs) for p, (f, _) in PRECISIONS.items()}
+def derive(spec: GpuSheet, params: float | None, precision: str) -> Derived:
+    tbs = spec.value("memory_bandwidth_tbs")
+    ridge = {p: ridge_point(spec.value(f), tbs) for p, (f, _) in PRECISIONS.items()}
     d = Derived(ridge=ridge)
     if params is None:
         return d
     d.weights_gb = weight_bytes(params, precision) / 1e9
-    d.gpus_to_hold = gpus_to_hold(spec.memory_gb.value, params, precision)
+    d.gpus_to_hold = gpus_to_hold(spec.value("memory_gb"), params, precision)
     d.decode_bound_one_gpu = decode_bound(tbs, params, precision)
     if d.gpus_to_hold is not None:
         d.fits_on_one = d.gpus_to_hold == 1
@@ -268,13 +240,13 @@ class CompareJson(TypedDict):
     sources: list[str]  # every cited URL, in order of first use
 
 
-def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> CompareJson:
+def to_json(specs: list[GpuSheet], params: float | None, precision: str) -> CompareJson:
     gpus: list[GpuJson] = []
     urls: list[str] = []
     for spec in specs:
         figures: dict[str, FigureJson] = {}
         for name, _, unit in FIGURE_ROWS:
-            fig: Figure = getattr(spec, name)
+            fig = spec.figure(name)
             figures[name] = {"value": fig.value, "unit": unit or None, "source": fig.source, "note": fig.note}
             if fig.source and fig.source not in urls:
                 urls.append(fig.source)
@@ -293,7 +265,7 @@ def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> Compa
             {
                 "id": spec.id,
                 "name": spec.name,
-                "vendor": spec.vendor.value,
+                "vendor": spec.vendor,
                 "architecture": spec.architecture,
                 "compute_unit_name": spec.compute_unit_name,
                 "figures": figures,
@@ -304,7 +276,7 @@ def to_json(specs: list[GpuSpec], params: float | None, precision: str) -> Compa
     return {"params": params, "precision": precision, "gpus": gpus, "assumptions": ASSUMPTIONS, "sources": urls}
 
 
-def render_text(specs: list[GpuSpec], params: float | None, precision: str, out: TextIO) -> None:
+def render_text(specs: list[GpuSheet], params: float | None, precision: str, out: TextIO) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -319,7 +291,7 @@ def render_text(specs: list[GpuSpec], params: float | None, precision: str, out:
     for name, label, unit in FIGURE_ROWS:
         cells = []
         for spec in specs:
-            fig: Figure = getattr(spec, name)
+            fig = spec.figure(name)
             n = src.ref(fig.source)
             mark = f" [{n}]" if n else ""
             if fig.note:
@@ -392,12 +364,9 @@ def run(
             raise CompareError("name at least one GPU, e.g. `xlate compare mi300x h100`")
         count = parse_params(params) if params is not None else None
         folder = require_glossary(root)
-        specs, problems = load_gpus(folder)
-        if problems:
-            raise GlossaryError(f"{len(problems)} GPU spec sheet problem(s), the first {problems[0]}")
-        if not specs:
-            raise GlossaryError(f"no GPU spec sheets in {folder / 'gpus'}", hint=None)
-        chosen = resolve(names, specs)
+        if not load_gpus(folder):
+            raise GlossaryError(f"no GPU spec sheets in {kb.display_path(folder / 'gpus', folder)}", hint=None)
+        chosen = resolve(names, folder)
     except XlateError as exc:
         return report(exc)
     if fmt == "json":

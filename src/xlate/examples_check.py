@@ -20,6 +20,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from xlate import kb
 from xlate.kb import Glossary
 from xlate.kernels.examples import BACKENDS, host_source_name, source_name
 from xlate.kb import Category, MappingRelation
@@ -50,7 +51,7 @@ def not_shown(root: Path) -> dict[str, dict[str, str]]:
     if not path.is_file():
         return {}
     try:
-        data = load_yaml(path, _display(path, root)).data
+        data = load_yaml(path, kb.display_path(path, root)).data
     except YamlError:
         return {}
     out: dict[str, dict[str, str]] = {}
@@ -137,13 +138,8 @@ class Link:
     symbol: str
 
 
-def _display(path: Path, root: Path) -> str:
-    base = root.parent
-    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
-
-
 def _check_example(path: Path, root: Path, glossary: Glossary, links: list[Link]) -> list[Problem]:
-    shown = _display(path, root)
+    shown = kb.display_path(path, root)
     try:
         loaded: LoadedYaml = load_yaml(path, shown)
     except YamlError as exc:
@@ -217,7 +213,7 @@ def _check_reasons(root: Path, glossary: Glossary, links: list[Link]) -> list[Pr
     path = reasons_file(root)
     if not path.is_file():
         return []
-    shown = _display(path, root)
+    shown = kb.display_path(path, root)
     try:
         loaded = load_yaml(path, shown)
     except YamlError as exc:

@@ -111,10 +111,9 @@ def symbol_json(e: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def row_sides(entry: Any) -> dict[str, Any]:
     """Each backend's side of the symbol's row, as lookup's JSON gives it (unknown sides say so)."""
-    from xlate.lookup import side_json
+    from xlate import kb
 
-    sides = (entry.row or {}).get("sides", {})
-    return {b: side_json(sides.get(b)) for b in ("hip", "roc", "miopen", "metal", "mlx", "triton") if b in sides or b in ("hip", "metal")}
+    return kb.sides_json(entry.sides)
 
 
 def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,

@@ -349,8 +349,6 @@ class IncrementalHazards:
             self._cache.popitem(last=False)
 
 
-_WORKER_STATE: dict[str, Any] = {}
-
 
 def exit_with_parent(interval_s: float = 1.0) -> None:
     """Worker initializer: end this process when the editor's server is gone, however it ended.
@@ -369,17 +367,6 @@ def exit_with_parent(interval_s: float = 1.0) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
-
-
-def explain_findings(shown: str, text: str) -> Findings:
-    """A whole-file pass, as a plain function a worker process can run (loads the symbol map once)."""
-    from xlate import kb
-    from xlate.explain import explain_source, load_rules
-
-    if "map" not in _WORKER_STATE:
-        _WORKER_STATE["map"] = kb.load_symbols()
-        _WORKER_STATE["rules"] = load_rules()
-    return findings_of(explain_source(shown, text.encode("utf-8", errors="replace"), _WORKER_STATE["map"], _WORKER_STATE["rules"]))
 
 
 def findings_of(result: dict[str, Any]) -> Findings:

@@ -21,26 +21,28 @@ def _wrap(text: str, width: int, indent: str) -> str:
     return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
 
 
-def card(index: dict[str, Any], m: kb.Match, width: int = 100) -> str:
-    c = index["concepts"][m.concept]
-    lines = [f"{c['title']}  [{m.concept}, {c['category']}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
-    lines.append(_wrap(c["summary"], width, "  "))
+def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
+    c = index.concept(m.concept)
+    if c is None:
+        raise KeyError(m.concept)  # a match names a concept of this index
+    lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
+    lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
-    for backend, term in c["terms"].items():
-        spelled = ", ".join(dict.fromkeys(term["names"] + term["symbols"])) or "-"
-        head = f"  {BACKEND_LABEL[backend]:<9} {term['relation']:<12} {spelled}"
+    for backend, term in c.terms.items():
+        spelled = ", ".join(term.spellings()) or "-"
+        head = f"  {BACKEND_LABEL[backend]:<9} {term.relation:<12} {spelled}"
         lines.append(head)
-        if term.get("caveat"):
-            lines.append(_wrap(term["caveat"], width, " " * 24))
-        if term.get("since"):
-            lines.append(" " * 24 + f"since {term['since']}")
-    if c.get("related"):
+        if term.caveat:
+            lines.append(_wrap(term.caveat, width, " " * 24))
+        if term.since:
+            lines.append(" " * 24 + f"since {term.since}")
+    if c.related:
         lines.append("")
-        rel = ", ".join(f"{kind} {target}" for kind, target in c["related"])
+        rel = ", ".join(f"{e.type} {e.target}" for e in c.related)
         lines.append(_wrap("related: " + rel, width, "  "))
-    if c.get("examples"):
-        lines.append("  examples: " + ", ".join(e["example"] for e in c["examples"]))
-    docs = [(b, u) for b, t in c["terms"].items() for u in t["docs"]]
+    if c.examples:
+        lines.append("  examples: " + ", ".join(c.examples))
+    docs = [(b, u) for b, t in c.terms.items() for u in t.docs]
     if docs:
         lines.append("")
         lines.append("  docs:")
@@ -50,93 +52,71 @@ def card(index: dict[str, Any], m: kb.Match, width: int = 100) -> str:
 
 SIDE_LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROC lib", "miopen": "MIOpen", "metal": "Metal", "mlx": "MLX",
               "triton": "Triton"}
-ROW_SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
 
 
-def side_json(side: dict[str, Any] | None) -> dict[str, Any]:
+def side_json(side: kb.Side | None) -> dict[str, Any]:
     """One side of a row as every output format carries it: unknown sides say so."""
-    if not side:
-        return {"symbol": None, "relation": "unknown", "derived": False}
-    out = {"symbol": side.get("symbol"), "relation": side.get("relation"), "derived": bool(side.get("derived")),
-           "origin": side.get("origin"), "caveat": side.get("caveat"), "source": side.get("source")}
-    for key in ("also", "shared", "since", "deprecated", "removed", "changed", "experimental"):
-        if side.get(key):
-            out[key] = side[key]
-    return out
+    return kb.side_json(side)
 
 
-def row_json(row: dict[str, Any], matched_side: str) -> dict[str, Any]:
-    sides = row.get("sides", {})
-    return {"cuda": row["cuda"], "matched_side": matched_side, "concept": row.get("concept"), "kind": row.get("kind"),
-            "family": row.get("family"), "section": row.get("section") or None,
-            "cuda_versions": row.get("cuda_versions") or {}, "derived": bool(row.get("derived")),
-            "sides": {s: side_json(sides.get(s)) for s in ROW_SIDES if s in sides or s in ("hip", "metal")}}
+def row_json(row: kb.Row, matched_side: str) -> dict[str, Any]:
+    return row.json(matched_side)
 
 
-def row_card(row: dict[str, Any], matched_side: str, query: str, width: int = 100) -> str:
+def row_card(row: kb.Row, matched_side: str, query: str, width: int = 100) -> str:
     """A symbol's spelling on every backend, with relation, caveat, version facts and source."""
-    what = " · ".join(x for x in (row.get("kind"), row.get("family"), row.get("section")) if x)
-    head = f"{row['cuda']}" + (f"  ({what})" if what else "")
+    what = " · ".join(x for x in (row.kind, row.family, row.section) if x)
+    head = f"{row.cuda}" + (f"  ({what})" if what else "")
     if matched_side != "cuda":
         head = f"{query} is the {SIDE_LABEL[matched_side]} spelling of CUDA {head}"
-    if row.get("derived"):
+    if row.derived:
         head += "  [derived by a naming rule: in no table]"
     lines = [head]
-    cv = row.get("cuda_versions") or {}
-    if cv:
-        lines.append("  CUDA      " + ", ".join(f"{k} {v}" for k, v in cv.items()))
-    sides = row.get("sides", {})
-    for s in ROW_SIDES:
-        side = sides.get(s)
+    if row.cuda_versions:
+        lines.append("  CUDA      " + ", ".join(f"{k} {v}" for k, v in row.cuda_versions.items()))
+    for s in kb.ROW_SIDES:
+        side = row.sides.get(s)
         if side is None:
             if s in ("hip", "metal"):
                 lines.append(f"  {SIDE_LABEL[s]:<9} {'unknown':<12} (no row gives this side)")
             continue
-        spelled = side.get("symbol") or "-"
-        if side.get("also"):
-            spelled += " (also " + ", ".join(side["also"]) + ")"
-        flags = [side[k] for k in ("since", "deprecated", "removed") if side.get(k)]
-        if side.get("derived"):
+        spelled = side.symbol or "-"
+        if side.also:
+            spelled += " (also " + ", ".join(side.also) + ")"
+        flags = [v for w, v in side.versions() if w in ("since", "deprecated", "removed")]
+        if side.derived:
             flags.insert(0, "DERIVED, unverified")
-        lines.append(f"  {SIDE_LABEL[s]:<9} {side.get('relation') or 'unknown':<12} {spelled}"
+        lines.append(f"  {SIDE_LABEL[s]:<9} {side.relation or 'unknown':<12} {spelled}"
                      + (f"   [{'; '.join(flags)}]" if flags else ""))
-        if side.get("caveat"):
-            lines.append(_wrap(side["caveat"], width, " " * 24))
-        if side.get("source"):
-            lines.append(" " * 24 + "source: " + side["source"])
+        if side.caveat:
+            lines.append(_wrap(side.caveat, width, " " * 24))
+        if side.source:
+            lines.append(" " * 24 + "source: " + side.source)
     return "\n".join(lines)
 
 
-GPU_LABELS = {"compute_units": "compute units", "wave_size": "wave size", "memory_gb": "memory (GB)",
-              "memory_bandwidth_tbs": "bandwidth (TB/s)", "bf16_dense_tflops": "bf16 dense TFLOP/s",
-              "fp16_dense_tflops": "fp16 dense TFLOP/s", "fp8_dense_tflops": "fp8 dense TFLOP/s",
-              "shared_memory_per_cu_kb": "shared mem per CU (KiB)", "l2_cache_mb": "L2 (MB)",
-              "last_level_cache_mb": "last-level cache (MB)", "power_w": "power (W)"}
-
-
-def gpu_card(index: dict[str, Any], gid: str, width: int = 100) -> str:
-    g = index["gpus"][gid]
-    lines = [f"{g['name']}  [{gid}, {g['vendor']}, {g.get('architecture', '')}]  spec sheet", ""]
-    for key, label in GPU_LABELS.items():
-        fig = (g.get("figures") or {}).get(key)
-        if not fig:
+def gpu_card(sheet: kb.GpuSheet, width: int = 100) -> str:
+    lines = [f"{sheet.name}  [{sheet.id}, {sheet.vendor}, {sheet.architecture}]  spec sheet", ""]
+    for key, (label, unit) in kb.GPU_FIGURES.items():
+        fig = sheet.figures.get(key)
+        if fig is None:
             continue
-        value = "-" if fig["value"] is None else f"{fig['value']:g}"
-        unit = g.get("compute_unit_name") if key == "compute_units" else ""
-        lines.append(f"  {label:<26} {value} {unit}".rstrip())
-        if fig.get("note"):
-            lines.append(_wrap(fig["note"], width, " " * 29))
-    sources = sorted({f["source"] for f in (g.get("figures") or {}).values() if f.get("source")})
+        value = "-" if fig.value is None else f"{fig.value:g}"
+        unit = sheet.compute_unit_name if key == "compute_units" else unit
+        lines.append(f"  {label:<40} {value} {unit}".rstrip())
+        if fig.note:
+            lines.append(_wrap(fig.note, width, " " * 43))
+    sources = sorted({f.source for f in sheet.figures.values() if f.source})
     if sources:
         lines.append("")
         lines.append("  sources:")
         lines.extend(f"    {u}" for u in sources)
     lines.append("")
-    lines.append("  compare with others: xlate compare " + gid + " ...")
+    lines.append("  compare with others: xlate compare " + sheet.id + " ...")
     return "\n".join(lines)
 
 
-def _derived_row(query: str) -> dict[str, Any] | None:
+def _derived_row(query: str) -> kb.Row | None:
     """A name in no row that an API family's naming rule answers: shown, and marked derived."""
     from xlate import kb
 
@@ -171,24 +151,24 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]
-    gpu = kb.find_gpu(index, cleaned) if backend is None else None
+    gpu = kb.resolve_gpu(cleaned, index=index) if backend is None else None
     matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
     concepts_shown = {m.concept for m in matches}
-    rows = [(r, s) for r, s in rows if r["sides"] or r.get("concept") not in concepts_shown]
+    rows = [(r, s) for r, s in rows if r.sides or r.concept not in concepts_shown]
     # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
     # exactly a concept's own name and matched other rows only as another backend's spelling.
     row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < kb.SCORE_NAME
-                                or matches[0].concept == rows[0][0].get("concept"))
+                                or matches[0].concept == rows[0][0].concept)
     if row_leads:
-        first = rows[0][0].get("concept")
+        first = rows[0][0].concept
         matches.sort(key=lambda m: m.concept != first)
     lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
     found = bool(rows or gpu or matches)
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
-                                   "gpu": {"id": gpu, **index["gpus"][gpu]} if gpu else None,
+                                   "gpu": {"id": gpu.id, **gpu.card()} if gpu else None,
                                    "matches": [kb.match_json(index, m) for m in matches]}
         if not found:
             payload["suggestions"] = kb.suggestions(index, cleaned)
@@ -203,9 +183,9 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         return EXIT_FINDINGS
     row_cards = [row_card(r, s, cleaned) for r, s in rows]
     concept_cards = [card(index, matches[0])] if matches else []
-    parts = row_cards + ([gpu_card(index, gpu)] if gpu else []) + concept_cards
+    parts = row_cards + ([gpu_card(gpu)] if gpu else []) + concept_cards
     if not row_leads:
-        parts = ([gpu_card(index, gpu)] if gpu else []) + concept_cards + row_cards
+        parts = ([gpu_card(gpu)] if gpu else []) + concept_cards + row_cards
     out.write("\n\n".join(parts) + "\n")
     if len(matches) > 1:
         others = ", ".join(f"{m.concept} ({m.score:g})" for m in matches[1:])

@@ -48,7 +48,7 @@ def load_checked(root: Path | None = None) -> kb.Glossary:
     compiling the HIPIFY tables takes longer than the rest of the glossary, and `xlate glossary check`
     and the test suite check them. A test keeps the pages equal to those made from the full glossary.
     """
-    g = kb.load_glossary(root or kb.glossary_root(), with_rows=False)
+    g = kb.load_glossary(root, with_rows=False)  # None: the default glossary, as kb resolves it
     if g.problems:
         shown = "\n".join(str(p) for p in g.problems[:10])
         raise DocsError(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}")
@@ -61,8 +61,8 @@ def render(root: Path | None = None, g: kb.Glossary | None = None, split: bool =
     split: render the sections after the first (rules, kernels, hardware) in a forked process while this
     one renders the concept pages (the same pages, in the same order; done here if the fork fails).
     """
-    root = root or kb.glossary_root()
     g = g or load_checked(root)
+    root = root or g.root
     first, *rest = _sections()
     later = _in_fork(lambda: _render_sections(rest, g, root)) if split else None
     pages = _render_sections([first], g, root)

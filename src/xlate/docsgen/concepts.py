@@ -8,7 +8,7 @@ from pathlib import Path
 from xlate.docsgen import snippets, svg, terms
 from xlate.docsgen.text import code, prose, prose_linked, table_cell
 from xlate.kb import Glossary
-from xlate.kb import REVERSE_LABEL, SYMMETRIC_EDGES, Category, Concept, Term
+from xlate.kb import Category, Concept, Term
 
 BACKEND_TITLE = {"cuda": "CUDA", "hip": "HIP / ROCm", "metal": "Metal", "mlx": "MLX", "triton": "Triton"}
 BACKEND_ORDER = ("cuda", "hip", "metal", "mlx", "triton")
@@ -45,12 +45,7 @@ def _relation(term: Term) -> str:
 
 def incoming(g: Glossary) -> dict[str, list[tuple[str, Concept]]]:
     """For each concept, the one-way edges that end at it (read backwards: "has part", "used by"), in glossary order."""
-    out: dict[str, list[tuple[str, Concept]]] = defaultdict(list)
-    for other in g.concepts.values():
-        for e in other.relations:
-            if e.type not in SYMMETRIC_EDGES:
-                out[e.target].append((REVERSE_LABEL[e.type], other))
-    return out
+    return {cid: [(e.type, g.concepts[e.target]) for e in edges] for cid, edges in g.incoming().items()}
 
 
 def _neighbours(g: Glossary, c: Concept, into: dict[str, list[tuple[str, Concept]]] | None = None) -> list[tuple[str, Concept]]:

@@ -6,8 +6,7 @@ from pathlib import Path
 
 from xlate.docsgen import svg
 from xlate.docsgen.text import prose, table_cell
-from xlate.kb import Glossary
-from xlate.kb import GpuSpec
+from xlate.kb import Glossary, GpuSheet
 
 VENDOR_COLOURS = {"nvidia": ["#76b900", "#4e7a00", "#a3d94c"], "amd": ["#ed1c24", "#a50f15", "#f4777c", "#7a0a0e"],
                   "apple": ["#555555", "#999999"]}
@@ -23,9 +22,9 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
 
 
-def _order(gpus: dict[str, GpuSpec]) -> list[GpuSpec]:
+def _order(gpus: dict[str, GpuSheet]) -> list[GpuSheet]:
     vendor_rank = {"nvidia": 0, "amd": 1, "apple": 2}
-    return sorted(gpus.values(), key=lambda s: (vendor_rank.get(s.vendor.value, 9), s.name))
+    return sorted(gpus.values(), key=lambda s: (vendor_rank.get(s.vendor, 9), s.name))
 
 
 def section(g: Glossary, root: Path) -> dict[str, str]:
@@ -33,7 +32,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         return {}
     from xlate import compare
 
-    specs = _order(g.gpus)
+    specs = _order(g.gpu_sheets())
     sources: list[str] = []
 
     def ref(url: str | None) -> str:
@@ -53,7 +52,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     for field_name, label, unit in compare.FIGURE_ROWS:
         cells = []
         for s in specs:
-            fig = getattr(s, field_name)
+            fig = s.figure(field_name)
             value = _fmt(fig.value) if fig.value is not None else "—"
             if field_name == "compute_units" and fig.value is not None:
                 value += f" {prose(s.compute_unit_name)}"
@@ -66,13 +65,13 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
 
     series, counters = [], {v: 0 for v in VENDOR_COLOURS}
     for s in specs:
-        peak, bw = s.bf16_dense_tflops.value, s.memory_bandwidth_tbs.value
+        peak, bw = s.value("bf16_dense_tflops"), s.value("memory_bandwidth_tbs")
         if bw:  # a GPU without a published peak still has its memory roof
-            colours = VENDOR_COLOURS.get(s.vendor.value, ["#333"])
-            colour = colours[counters.get(s.vendor.value, 0) % len(colours)]
-            counters[s.vendor.value] = counters.get(s.vendor.value, 0) + 1
+            colours = VENDOR_COLOURS.get(s.vendor, ["#333"])
+            colour = colours[counters.get(s.vendor, 0) % len(colours)]
+            counters[s.vendor] = counters.get(s.vendor, 0) + 1
             series.append(svg.RooflineSeries(s.name, peak or None, bw, colour))
-    no_peak = [s.name for s in specs if s.memory_bandwidth_tbs.value and not s.bf16_dense_tflops.value]
+    no_peak = [s.name for s in specs if s.value("memory_bandwidth_tbs") and not s.value("bf16_dense_tflops")]
     lines += ["## Rooflines (dense BF16)", "",
               "A kernel whose arithmetic intensity sits left of a GPU's ridge point is limited by memory bandwidth on it; "
               "right of it, by the matrix units. The lower the ridge point, the sooner a kernel becomes compute-bound."
@@ -101,7 +100,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
               "| GPU | memory (GB) | GPUs to hold the weights | decode bound, one sequence (tokens/s) |", "|---|---|---|---|"]
     for s in specs:
         d = compare.derive(s, SERVING_PARAMS, SERVING_PRECISION)
-        lines.append(f"| {prose(s.name)} | {_fmt(s.memory_gb.value)} | {d.gpus_to_hold if d.gpus_to_hold else '—'} | "
+        lines.append(f"| {prose(s.name)} | {_fmt(s.value('memory_gb'))} | {d.gpus_to_hold if d.gpus_to_hold else '—'} | "
                      f"{_fmt(d.decode_bound_across)} |")
     lines += ["", "Assumptions, as `xlate compare` prints them:", ""]
     lines += [f"- {prose(a)}" for a in compare.ASSUMPTIONS]

@@ -36,6 +36,7 @@ if _loaded is not None and not Path(_loaded.__file__ or "").resolve().is_relativ
     for _name in [m for m in sys.modules if m == "xlate" or m.startswith("xlate.")]:
         del sys.modules[_name]
 
+from xlate import kb  # noqa: E402
 from xlate.docsgen import build as _build  # noqa: E402
 
 assert Path(_build.__file__).resolve().is_relative_to(_SRC), f"xlate imported from {_build.__file__}, not {_SRC}"
@@ -123,7 +124,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
 def on_serve(server: Any, config: Any, builder: Any) -> Any:
     repo = _build.repo_root()
     # Each rebuild loads the config again, so on_config re-reads the data; Python code changes need a restart.
-    for path in (repo / "glossary", repo / "kernels" / "examples", repo / "kernels" / "evidence"):
+    for path in (kb.glossary_root(), repo / "kernels" / "examples", repo / "kernels" / "evidence"):
         if path.exists():
             server.watch(str(path))
     return server

@@ -28,14 +28,21 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "add_edge_to_file": ("_edges", "add_edge_to_file"),
     "fix_edges": ("_edges", "fix_edges"),
     "missing_mirrors": ("_edges", "missing_mirrors"),
-    "relation_path": ("_edges", "relation_path"),
+    "relation_path": ("_graph", "relation_path"),
     "Glossary": ("_glossary", "Glossary"),
     "categories_in_use": ("_glossary", "categories_in_use"),
     "gpu_files": ("_glossary", "gpu_files"),
     "load_glossary": ("_glossary", "load"),
+    "GPU_FIGURES": ("_gpus", "GPU_FIGURES"),
+    "GpuFigure": ("_gpus", "GpuFigure"),
+    "GpuSheet": ("_gpus", "GpuSheet"),
+    "gpu_key": ("_gpus", "gpu_key"),
+    "gpu_sheets": ("_gpus", "gpu_sheets"),
+    "gpu_suggestions": ("_gpus", "gpu_suggestions"),
+    "resolve_gpu": ("_gpus", "resolve_gpu"),
     "HipifyImportError": ("_hipify_import", "ImportError_"),
     "import_hipify_tables": ("_hipify_import", "import_tables"),
-    "BACKENDS": ("_index", "BACKENDS"),
+    "Index": ("_index", "Index"),
     "IndexBuildError": ("_index", "IndexError_"),
     "Match": ("_index", "Match"),
     "SCORE_LOOSE": ("_index", "SCORE_LOOSE"),
@@ -44,11 +51,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "clean_query": ("_index", "clean_query"),
     "content_hash": ("_index", "content_hash"),
     "example_links": ("_index", "example_links"),
-    "find_gpu": ("_index", "find_gpu"),
     "find_rows": ("_index", "find_rows"),
     "load_index": ("_index", "load_index"),
     "match_json": ("_index", "match_json"),
-    "row_count": ("_index", "row_count"),
     "search": ("_index", "search"),
     "suggestions": ("_index", "suggestions"),
     "Category": ("_model", "Category"),
@@ -74,6 +79,19 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LAUNCH": ("_symbols", "LAUNCH"),
     "SymbolMap": ("_symbols", "SymbolMap"),
     "load_symbols": ("_symbols", "load"),
+    "load_translate_data": ("_translate_data", "load_translate_data"),
+    "translate_data": ("_translate_data", "translate_data"),
+    "translate_data_path": ("_translate_data", "translate_data_path"),
+    "BACKENDS": ("_types", "BACKENDS"),
+    "ConceptCard": ("_types", "ConceptCard"),
+    "Edge": ("_types", "Edge"),
+    "TermCard": ("_types", "TermCard"),
+    "ROW_SIDES": ("_types", "ROW_SIDES"),
+    "Row": ("_types", "Row"),
+    "SIDE_BACKEND": ("_types", "SIDE_BACKEND"),
+    "Side": ("_types", "Side"),
+    "side_json": ("_types", "side_json"),
+    "sides_json": ("_types", "sides_json"),
     "LoadedYaml": ("_yamlio", "LoadedYaml"),
     "Problem": ("_yamlio", "Problem"),
     "YamlError": ("_yamlio", "YamlError"),
@@ -85,17 +103,89 @@ __all__ = sorted(_EXPORTS)
 
 if TYPE_CHECKING:
     from xlate.kb._api import load as load_families
-    from xlate.kb._checks import collect as collect_problems, run_check
-    from xlate.kb._claims import Claim, sentences as claim_sentences, collect as collect_claims, is_checkable as is_checkable_claim, run as run_claims
-    from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors, relation_path
-    from xlate.kb._glossary import Glossary, categories_in_use, gpu_files, load as load_glossary
-    from xlate.kb._hipify_import import ImportError_ as HipifyImportError, import_tables as import_hipify_tables
-    from xlate.kb._index import BACKENDS, IndexError_ as IndexBuildError, Match, SCORE_LOOSE, SCORE_NAME, SCORE_SYMBOL, clean_query, content_hash, example_links, find_gpu, find_rows, load_index, match_json, row_count, search, suggestions
-    from xlate.kb._model import Category, Concept, Figure, GpuSpec, MappingRelation, REQUIRED_BACKENDS, REVERSE_LABEL, SYMMETRIC_EDGES, Term
-    from xlate.kb._paths import cache_dir, display_path, glossary_root, repo_root, require_glossary
-    from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE, is_current as schema_is_current, write as write_schema
-    from xlate.kb._symbols import Entry, FamilyRule, LAUNCH, SymbolMap, load as load_symbols
-    from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validation_problems
+    from xlate.kb._checks import collect as collect_problems
+    from xlate.kb._checks import run_check
+    from xlate.kb._claims import Claim
+    from xlate.kb._claims import collect as collect_claims
+    from xlate.kb._claims import is_checkable as is_checkable_claim
+    from xlate.kb._claims import run as run_claims
+    from xlate.kb._claims import sentences as claim_sentences
+    from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors
+    from xlate.kb._glossary import Glossary, categories_in_use, gpu_files
+    from xlate.kb._glossary import load as load_glossary
+    from xlate.kb._gpus import (
+        GPU_FIGURES,
+        GpuFigure,
+        GpuSheet,
+        gpu_key,
+        gpu_sheets,
+        gpu_suggestions,
+        resolve_gpu,
+    )
+    from xlate.kb._graph import relation_path
+    from xlate.kb._hipify_import import ImportError_ as HipifyImportError
+    from xlate.kb._hipify_import import import_tables as import_hipify_tables
+    from xlate.kb._index import (
+        SCORE_LOOSE,
+        SCORE_NAME,
+        SCORE_SYMBOL,
+        Index,
+        Match,
+        clean_query,
+        content_hash,
+        example_links,
+        find_rows,
+        load_index,
+        match_json,
+        search,
+        suggestions,
+    )
+    from xlate.kb._index import IndexError_ as IndexBuildError
+    from xlate.kb._model import (
+        REQUIRED_BACKENDS,
+        REVERSE_LABEL,
+        SYMMETRIC_EDGES,
+        Category,
+        Concept,
+        Figure,
+        GpuSpec,
+        MappingRelation,
+        Term,
+    )
+    from xlate.kb._paths import (
+        cache_dir,
+        display_path,
+        glossary_root,
+        repo_root,
+        require_glossary,
+    )
+    from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE
+    from xlate.kb._schema import is_current as schema_is_current
+    from xlate.kb._schema import write as write_schema
+    from xlate.kb._symbols import LAUNCH, Entry, FamilyRule, SymbolMap
+    from xlate.kb._symbols import load as load_symbols
+    from xlate.kb._translate_data import (
+        load_translate_data,
+        translate_data,
+        translate_data_path,
+    )
+    from xlate.kb._types import (
+        BACKENDS,
+        ROW_SIDES,
+        SIDE_BACKEND,
+        Edge,
+        Row,
+        Side,
+        side_json,
+        sides_json,
+    )
+    from xlate.kb._yamlio import (
+        LoadedYaml,
+        Problem,
+        YamlError,
+        load_yaml,
+        validation_problems,
+    )
 
 
 def __getattr__(name: str) -> Any:

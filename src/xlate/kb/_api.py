@@ -13,9 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from xlate.kb._model import ID_PATTERN, MappingRelation, check_url
+from xlate.kb._paths import display_path as _display
 from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 API_DIR = "api"
@@ -102,13 +110,6 @@ class ApiTables:
 def api_files(glossary_root: Path) -> list[Path]:
     folder = glossary_root / API_DIR
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-
-
-def _display(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
 
 
 def load(glossary_root: Path, known_concepts: set[str] | None = None) -> ApiTables:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from xlate.errors import EXIT_FINDINGS, EXIT_OK
 from xlate.kb import _glossary as gl
 from xlate.kb import _schema as schema
-from xlate.errors import EXIT_FINDINGS, EXIT_OK
 from xlate.kb._model import REQUIRED_BACKENDS
 from xlate.kb._paths import display_path, require_glossary
 from xlate.kb._yamlio import Problem
@@ -42,6 +42,9 @@ def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
         from xlate import examples_check
 
         problems += examples_check.problems(root, g)
+        from xlate.kb._translate_data import translate_problems
+
+        problems += translate_problems(root)
         # The API family files are checked by gl.load, with the symbol rows they feed.
     return g, problems
 

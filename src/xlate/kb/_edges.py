@@ -1,4 +1,4 @@
-"""Graph questions over the glossary: how two concepts relate, and mending one-sided edges."""
+"""Mending one-sided edges (how two concepts relate is `_graph.relation_path`)."""
 
 from __future__ import annotations
 
@@ -6,40 +6,12 @@ from pathlib import Path
 
 from xlate.errors import GlossaryError
 from xlate.kb._glossary import Glossary
-from xlate.kb._model import REVERSE_LABEL, SYMMETRIC_EDGES, EdgeType
+from xlate.kb._model import SYMMETRIC_EDGES, EdgeType
 from xlate.kb._paths import display_path, require_glossary
 
-__all__ = ["Mirror", "Step", "add_edge_to_file", "fix_edges", "missing_mirrors", "relation_path"]
+__all__ = ["Mirror", "add_edge_to_file", "fix_edges", "missing_mirrors"]
 
-Step = tuple[str, str, str]  # (from concept, edge label read in this direction, to concept)
 Mirror = tuple[str, EdgeType, str]  # (concept that lacks the edge, edge type, target)
-
-
-def relation_path(glossary: Glossary, source: str, target: str) -> list[Step] | None:
-    """Shortest chain of relations between two concepts, each step read in its own direction.
-
-    Returns [(from, label, to), ...], or None when the two are not connected.
-    """
-    import networkx as nx
-
-    g = glossary.graph()
-    undirected = nx.Graph()
-    undirected.add_nodes_from(g.nodes)
-    for u, v, data in g.edges(data=True):
-        undirected.add_edge(u, v)
-    try:
-        nodes = nx.shortest_path(undirected, source, target)
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
-        return None
-    steps = []
-    for a, b in zip(nodes, nodes[1:]):
-        if g.has_edge(a, b):
-            kind = next(iter(g.get_edge_data(a, b).values()))["type"]
-            steps.append((a, kind, b))
-        else:
-            kind = next(iter(g.get_edge_data(b, a).values()))["type"]
-            steps.append((a, REVERSE_LABEL[EdgeType(kind)], b))
-    return steps
 
 
 def missing_mirrors(glossary: Glossary) -> list[Mirror]:

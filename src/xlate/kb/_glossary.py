@@ -5,9 +5,7 @@ Every defect is reported as a `Problem` naming the file and line; nothing here r
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,10 +22,14 @@ from xlate.kb._model import (
     EdgeType,
     GpuSpec,
 )
+from xlate.kb._paths import display_path
+from xlate.kb._types import Edge
 from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from xlate.kb._gpus import GpuSheet
 
 # Folders under glossary/ that hold something other than concepts.
 NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures", "translate"}
@@ -64,6 +66,28 @@ class Glossary:
     problems: list[Problem] = field(default_factory=list)
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # CUDA spelling -> compiled symbol row
     row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
+    _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
+
+    def incoming(self) -> dict[str, list[Edge]]:
+        """For each concept, the one-way edges other concepts declare towards it, read from its end
+        ("has part", "used by"), in glossary order. Computed once: the index, the docs and `path` use it."""
+        if self._incoming is None:
+            self._incoming = incoming_edges(self.concepts)
+        return self._incoming
+
+    def gpu_sheets(self) -> dict[str, GpuSheet]:
+        """The validated spec sheets as the store hands them out (kb.GpuSheet), in file order."""
+        from xlate.kb._gpus import GPU_FIGURES, decode
+
+        fields = {"name", "vendor", "aliases", "architecture", "compute_unit_name", "notes", *GPU_FIGURES}
+        return {gid: decode(gid, {**spec.model_dump(mode="json", include=fields), "path": self.where(gid)[0]})
+                for gid, spec in self.gpus.items()}
+
+    def edges(self, cid: str) -> list[Edge]:
+        """A concept's relations as a reader meets them: its own declared edges, then the incoming ones."""
+        concept = self.concepts[cid]
+        own = [Edge(e.type.value, e.target) for e in concept.relations if e.target in self.concepts]
+        return own + self.incoming().get(cid, [])
 
     def where(self, item_id: str, *loc: str | int) -> tuple[str, int]:
         loaded = self.sources.get(item_id)
@@ -72,10 +96,7 @@ class Glossary:
         return (self._display(loaded.path), loaded.line_of(tuple(loc)))
 
     def _display(self, path: Path) -> str:
-        try:
-            return str(path.relative_to(self.root.parent))
-        except ValueError:
-            return str(path)
+        return display_path(path, self.root)
 
     def problem(self, item_id: str, loc: tuple[str | int, ...], message: str) -> None:
         path, line = self.where(item_id, *loc)
@@ -95,6 +116,17 @@ class Glossary:
                 if edge.target in self.concepts:
                     g.add_edge(cid, edge.target, key=edge.type.value, type=edge.type.value)
         return g
+
+
+def incoming_edges(concepts: dict[str, Concept]) -> dict[str, list[Edge]]:
+    """The reverse of every one-way edge, keyed by its target. Symmetric edges (see-also,
+    contrasts-with) are not reversed: each end declares its own (`xlate glossary fix-edges`)."""
+    out: dict[str, list[Edge]] = {}
+    for other in concepts.values():
+        for e in other.relations:
+            if e.type not in SYMMETRIC_EDGES and e.target in concepts:
+                out.setdefault(e.target, []).append(Edge(REVERSE_LABEL[e.type], other.id, incoming=True))
+    return out
 
 
 def _official_hosts(root: Path, glossary: Glossary) -> set[str] | None:
@@ -278,8 +310,3 @@ def categories_in_use(glossary: Glossary) -> dict[Category, int]:
         counts[concept.category] += 1
     return counts
 
-
-def iter_doc_urls(glossary: Glossary) -> Iterable[str]:
-    for concept in glossary.concepts.values():
-        for _, term in concept.terms.items():
-            yield from term.docs

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["FAMILIES", "ImportError_", "TableRow", "import_tables", "parse_table", "main"]
+__all__ = ["FAMILIES", "ImportError_", "TableRow", "import_tables", "main", "parse_table"]
 
 # Table file stem prefix -> family id (the family files in glossary/api/ share these ids).
 FAMILIES: dict[str, str] = {

@@ -13,10 +13,10 @@ import json
 import re
 import unicodedata
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-INDEX_VERSION = 11
-BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
+INDEX_VERSION = 12
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
 # spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
@@ -28,8 +28,16 @@ FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
 MAX_QUERY = 200
 
 
-from xlate.errors import GlossaryError  # noqa: E402
-from xlate.kb._paths import BUILDER_MODULES, cache_dir, content_key, glossary_root, write_cache  # noqa: E402,F401  (defined there, used here and re-exported)
+from xlate.errors import GlossaryError
+from xlate.kb._paths import (
+    BUILDER_MODULES,
+    cache_dir,
+    content_key,
+    glossary_root,
+    write_cache,
+)
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, Row, Side
+from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
 
 
 def _kernels_root(root: Path) -> Path:
@@ -68,7 +76,7 @@ def loose(text: str) -> str:
 class Match:
     """One ranked answer. A plain slotted class: a cold lookup does not pay for importing dataclasses."""
 
-    __slots__ = ("concept", "score", "matched", "kind", "backend")
+    __slots__ = ("backend", "concept", "kind", "matched", "score")
 
     def __init__(self, concept: str, score: float, matched: str, kind: str, backend: str | None) -> None:
         self.concept = concept
@@ -87,29 +95,25 @@ class Match:
 class IndexError_(GlossaryError):
     """The glossary has defects, or is missing, so no index could be built."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, problems: list[Any] | tuple[Any, ...] = ()) -> None:
         super().__init__(message, hint=None)  # each message already says what to run
+        self.problems = list(problems)  # the defects (kb.Problem), first first
 
 
 def build(root: Path) -> dict[str, Any]:
     """Digest the validated glossary into plain JSON data."""
     from xlate.kb import _glossary as gl
-    from xlate.kb._model import REVERSE_LABEL
 
     g = gl.load(root)
     if g.problems:
         shown = "\n".join(str(p) for p in g.problems[:10])
         more = f"\n... and {len(g.problems) - 10} more" if len(g.problems) > 10 else ""
-        raise IndexError_(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}{more}")
+        raise IndexError_(f"the glossary has {len(g.problems)} problem(s); run `xlate glossary check`:\n{shown}{more}", g.problems)
 
     concepts: dict[str, Any] = {}
     labels: list[list[Any]] = []
-    related: dict[str, list[list[str]]] = {cid: [] for cid in g.concepts}
-    for cid, c in g.concepts.items():
-        for edge in c.relations:
-            related[cid].append([edge.type.value, edge.target])
-            if edge.type.value not in ("see-also", "contrasts-with"):
-                related[edge.target].append([REVERSE_LABEL[edge.type], cid])
+    # Declared edges first, then the incoming ones: computed once, by the glossary (kb.Glossary.incoming).
+    related = {cid: [[e.type, e.target, 1] if e.incoming else [e.type, e.target] for e in g.edges(cid)] for cid in g.concepts}
     for cid, c in g.concepts.items():
         terms = {}
         for backend, term in c.terms.items():
@@ -140,22 +144,24 @@ def build(root: Path) -> dict[str, Any]:
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
-    gpus = {gid: _gpu_card(s) for gid, s in g.gpus.items()}
+    from xlate.kb._gpus import name_table
+
+    sheets = g.gpu_sheets()
+    gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus, "gpu_names": _gpu_names(g.gpus)}
+            "gpus": gpus, "gpu_names": name_table(sheets.values())}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
 
 
 # Side order inside a packed row and in the packed spelling table (row * 8 + position).
-SIDE_ORDER = ("cuda", "hip", "roc", "miopen", "metal", "mlx", "triton")
+SIDE_ORDER = ("cuda", *ROW_SIDES)
 _REL = {"same": "s", "renamed": "r", "approximate": "a", "none": "n"}
 _REL_BACK = {v: k for k, v in _REL.items()}
 _ORIGIN = {"hipify": "h", "family": "f", "override": "o", "curated": "c", "concept": "k"}
 _ORIGIN_BACK = {v: k for k, v in _ORIGIN.items()}
 _LIB = {"hip": "HIP", "roc": "ROC library", "miopen": "MIOpen"}
-_VERSION_WORDS = ("since", "deprecated", "removed", "changed", "experimental")
 # Counterparts spelled as plain C/C++ types or keywords (cusolver_int_t -> int) are real answers,
 # but a lookup or hover of `int` must not land on them.
 GENERIC_SPELLINGS = frozenset({
@@ -210,6 +216,7 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
         return text_ids[value]
 
     packed: list[str] = []
+    rocm_versions: set[str] = set()  # the ROCm versions the rows' facts name (translate --rocm)
     cuda: dict[str, int] = {}
     spell: dict[str, list[int]] = {}
     for i, (name, row) in enumerate(sorted(rows.items())):
@@ -223,7 +230,8 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
             caveat = side.get("caveat")
             if origin == "hipify" and side["relation"] == "none":
                 caveat = None  # implied: decode_row writes it
-            extras = {k: side[k] for k in ("also", "shared") if side.get(k)}
+            extras = {k: side[k] for k in ("also", "shared", "rocm") if side.get(k)}
+            rocm_versions.update(f["version"] for f in side.get("rocm") or ())
             extras.update({k: side[k] for k in _VERSION_WORDS if side.get(k)})
             sides.append([side.get("symbol"), _REL[side["relation"]], _ORIGIN[origin], text(caveat),
                           text(side.get("source")), extras or 0])
@@ -252,62 +260,56 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
     spell_keys = sorted(spell)
     return {"rows": packed, "texts": texts, "names": list(cuda), "spell_keys": spell_keys,
             "spell_vals": [spell[k] for k in spell_keys], "families": families,
-            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces)}
+            "prefixes": sorted(prefixes), "namespaces": sorted(namespaces),
+            "rocm_versions": sorted(rocm_versions, key=lambda v: tuple(int(x) for x in v.split(".")))}
 
 
-def names(index: dict[str, Any]) -> list[str]:
+def names(index: Index) -> list[str]:
     """Every CUDA spelling with a row, in row order."""
-    out = index.get("names")
-    if out is None:
-        out = index["names"] = bytes(index["_names"]).decode("utf-8").split("\n") if index["_names"] else []
-    return out
+    if index.names is None:
+        raw = index.names_raw
+        index.names = bytes(raw).decode("utf-8").split("\n") if raw else []
+    return index.names
 
 
-def name_bytes(index: dict[str, Any]) -> frozenset[bytes]:
+def name_bytes(index: Index) -> frozenset[bytes]:
     """The same spellings as bytes, for the scanner's cheapest test (split straight from the file)."""
-    raw = index.get("_names")
-    if raw is not None:
-        return frozenset(bytes(raw).split(b"\n")) if raw else frozenset()
-    return frozenset(n.encode() for n in index["names"])
+    if index.names_raw is not None:
+        return frozenset(bytes(index.names_raw).split(b"\n")) if index.names_raw else frozenset()
+    return frozenset(n.encode() for n in names(index))
 
 
-def row_count(index: dict[str, Any]) -> int:
-    return len(names(index))
-
-
-def _row_text(index: dict[str, Any], i: int) -> str | bytes:
+def _row_text(index: Index, i: int) -> str | bytes:
     """Row i's packed JSON: from the list of a freshly built index, or sliced out of the cached file's
     row block, which is never parsed as a whole."""
-    blob = index.get("_blob")
-    if blob is None:
+    if index.blob is None:
         return index["rows"][i]
-    offsets = index.get("_offsets")
-    if offsets is None:
-        from binascii import a2b_base64  # loaded with the interpreter; base64 and array cost a cold start 1 ms
+    if index.offsets is None:
+        from binascii import (
+            a2b_base64,  # loaded with the interpreter; base64 and array cost a cold start 1 ms
+        )
 
-        offsets = index["_offsets"] = memoryview(a2b_base64(index["row_offsets"])).cast("I")
-    return bytes(blob[offsets[i]:offsets[i + 1] - 1])  # each row ends with a newline
+        index.offsets = memoryview(a2b_base64(index["row_offsets"])).cast("I")
+    return bytes(index.blob[index.offsets[i]:index.offsets[i + 1] - 1])  # each row ends with a newline
 
 
-def cuda_names(index: dict[str, Any]) -> dict[str, int]:
+def cuda_names(index: Index) -> dict[str, int]:
     """CUDA spelling -> row number, built on first use."""
-    found = index.get("_cuda")
-    if found is None:
+    if index.cuda is None:
         all_names = names(index)
-        found = index["_cuda"] = dict(zip(all_names, range(len(all_names))))
-    return found
+        index.cuda = dict(zip(all_names, range(len(all_names))))
+    return index.cuda
 
 
-def counterpart_spellings(index: dict[str, Any]) -> dict[str, list[int]]:
+def counterpart_spellings(index: Index) -> dict[str, list[int]]:
     """Another backend's spelling -> packed (row * 8 + side) codes, built on first use."""
-    spell = index.get("_spell")
-    if spell is None:
-        spell = index["_spell"] = dict(zip(index["spell_keys"], index["spell_vals"]))
-    return spell
+    if index.spell is None:
+        index.spell = dict(zip(index["spell_keys"], index["spell_vals"]))
+    return index.spell
 
 
-def decode_row(index: dict[str, Any], i: int) -> dict[str, Any]:
-    """One row as a plain dict: {cuda, concept, kind, family, section, cuda_versions, sides: {hip: {...}}}."""
+def decode_row(index: Index, i: int) -> Row:
+    """Row i, decoded into the store's frozen objects."""
     raw = json.loads(_row_text(index, i))
     texts = index["texts"]
 
@@ -315,62 +317,29 @@ def decode_row(index: dict[str, Any], i: int) -> dict[str, Any]:
         return texts[value] if isinstance(value, int) and not isinstance(value, bool) else value
 
     name = raw[0]
-    row: dict[str, Any] = {"cuda": name, "concept": raw[1], "kind": raw[2], "family": raw[3],
-                           "section": text(raw[4]), "cuda_versions": raw[5] or {}, "sides": {}}
+    sides: dict[str, Side] = {}
     for s, packed in zip(SIDE_ORDER[1:], raw[6:]):
         if not packed:
             continue
         symbol, rel, origin, caveat, source, extras = packed
-        side: dict[str, Any] = {"symbol": symbol, "relation": _REL_BACK[rel], "origin": _ORIGIN_BACK[origin],
-                                "caveat": text(caveat), "source": text(source)}
-        if side["origin"] == "hipify" and side["relation"] == "none" and side["caveat"] is None:
-            side["caveat"] = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
-        if extras:
-            side.update(extras)
-        row["sides"][s] = side
-    return row
+        relation, origin = _REL_BACK[rel], _ORIGIN_BACK[origin]
+        caveat = text(caveat)
+        if origin == "hipify" and relation == "none" and caveat is None:
+            caveat = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
+        extras = extras or {}
+        sides[s] = Side(symbol, relation, origin, caveat, text(source), tuple(extras.get("also") or ()),
+                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS))
+    return Row(name, raw[1], raw[2], raw[3], text(raw[4]), MappingProxyType(raw[5] or {}), MappingProxyType(sides))
 
 
-def rows_for(index: dict[str, Any], spelling: str) -> list[tuple[dict[str, Any], str]]:
+def rows_for(index: Index, spelling: str) -> list[tuple[Row, str]]:
     """Every row in which `spelling` is written, with the side it is written on ("cuda" for the row's own)."""
-    out: list[tuple[dict[str, Any], str]] = []
+    out: list[tuple[Row, str]] = []
     i = cuda_names(index).get(spelling)
     if i is not None:
         out.append((decode_row(index, i), "cuda"))
     for code in counterpart_spellings(index).get(spelling, ()):
         out.append((decode_row(index, code // 8), SIDE_ORDER[code % 8]))
-    return out
-
-
-_GPU_FIELDS = ("compute_units", "wave_size", "memory_gb", "memory_bandwidth_tbs", "bf16_dense_tflops",
-               "fp16_dense_tflops", "fp8_dense_tflops", "shared_memory_per_cu_kb", "l2_cache_mb",
-               "last_level_cache_mb", "power_w")
-
-
-def _gpu_card(spec: Any) -> dict[str, Any]:
-    card: dict[str, Any] = {"name": spec.name, "vendor": spec.vendor.value, "aliases": spec.aliases,
-                            "architecture": spec.architecture, "compute_unit_name": spec.compute_unit_name,
-                            "figures": {}}
-    for f in _GPU_FIELDS:
-        fig = getattr(spec, f)
-        card["figures"][f] = {"value": fig.value, "source": fig.source, "note": fig.note}
-    if spec.notes:
-        card["notes"] = " ".join(spec.notes.split())
-    return card
-
-
-def _gpu_names(gpus: dict[str, Any]) -> dict[str, str]:
-    """Loose spellings of each sheet's id, name, aliases and the name without its vendor's brand."""
-    out: dict[str, str] = {}
-    for gid, spec in gpus.items():
-        names = [gid, spec.name, *spec.aliases]
-        for brand in ("NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Apple ", "Instinct ", "Radeon "):
-            if spec.name.startswith(brand):
-                names.append(spec.name[len(brand):])
-        for n in names:
-            key = loose(n)
-            if key:
-                out.setdefault(key, gid)
     return out
 
 
@@ -395,45 +364,71 @@ def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-_MEMO: dict[str, dict[str, Any]] = {}
+_MEMO: dict[str, Index] = {}
 
 # The cached file holds two JSON documents after a one-line header: the symbol part, which explain,
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-CARD_KEYS = ("concepts", "labels", "loose", "gpus", "gpu_names", "spell_keys", "spell_vals")
+# The GPU sheets are few and small: they stay in the symbol part, so the runner and the rules' limits
+# read them without parsing the cards.
+CARD_KEYS = ("concepts", "labels", "loose", "spell_keys", "spell_vals")
 
 
-class Index(dict):  # type: ignore[type-arg]
-    """The loaded index: a plain dict whose card keys are parsed on first access."""
+class Index:
+    """The loaded index: its JSON parts by key (`index["concepts"]`), the card part parsed on first
+    access, and the readers' derived tables, built on first use and kept with the index they describe."""
 
-    def __init__(self, data: dict[str, Any], cards: bytes | None = None) -> None:
-        super().__init__(data)
+    __slots__ = ("_cards", "_concepts", "_data", "blob", "cuda", "names", "names_raw", "offsets", "searches", "spell", "tables")
+
+    def __init__(self, data: dict[str, Any], cards: bytes | None = None, names_raw: Any = None, blob: Any = None) -> None:
+        self._data = data
         self._cards = cards
+        self.names_raw = names_raw  # the cached file's CUDA names, one a line (None: a fresh build's list)
+        self.blob = blob  # the cached file's row block (None: a fresh build's list of rows)
+        self.offsets: Any = None
+        self.names: list[str] | None = data.get("names")
+        self.cuda: dict[str, int] | None = None
+        self.spell: dict[str, list[int]] | None = None
+        self.tables: tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]] | None = None
+        self.searches = 0
+        self._concepts: dict[str, ConceptCard] = {}
 
     def _load_cards(self) -> None:
         if self._cards is not None:
             text, self._cards = self._cards, None
-            self.update(_parse(text))
+            self._data.update(_parse(text))
 
-    def __missing__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> Any:
         if key in CARD_KEYS and self._cards is not None:
             self._load_cards()
-            return self[key]
-        raise KeyError(key)
+        return self._data[key]
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         if key in CARD_KEYS and self._cards is not None:
             self._load_cards()
-        return super().get(key, default)
+        return self._data.get(key, default)
 
     def __contains__(self, key: object) -> bool:
-        if key in CARD_KEYS and self._cards is not None:
-            return True
-        return super().__contains__(key)
+        return (key in CARD_KEYS and self._cards is not None) or key in self._data
+
+    def concept(self, cid: str) -> ConceptCard | None:
+        """One concept, decoded once into the store's frozen objects; None for an unknown id."""
+        card = self._concepts.get(cid)
+        if card is None:
+            data = self["concepts"].get(cid)
+            if data is None:
+                return None
+            card = self._concepts[cid] = ConceptCard.decode(cid, data)
+        return card
+
+    @property
+    def hash(self) -> str:
+        """The content hash of the glossary it was built from."""
+        return str(self._data.get("hash", ""))
 
 
-def load_index(root: Path | None = None) -> dict[str, Any]:
+def load_index(root: Path | None = None) -> Index:
     """The index for the glossary's current content, rebuilt and cached when the content changes.
 
     One index per process and content: the symbol map, lookups and hovers all share it.
@@ -459,7 +454,7 @@ def load_index(root: Path | None = None) -> dict[str, Any]:
 def _serialize(data: dict[str, Any]) -> bytes:
     """Header line, the symbol part (JSON), the CUDA names (one a line), the row block (one packed
     row a line, in name order), the card part (JSON). Only the symbol part is parsed whole."""
-    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")  # noqa: E731
+    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     rows = [r.encode("utf-8") + b"\n" for r in data["rows"]]
     offsets = [0]
     for r in rows:
@@ -506,12 +501,12 @@ def _read_cache(path: Path) -> Index | None:
         rows_at = names_at + int(header["names"]) + 1
         cards_at = rows_at + int(header["rows"]) + 1
         data = _parse(raw[start:names_at - 1])
-        data["_names"] = raw[names_at:rows_at - 1]
-        data["_blob"] = memoryview(raw)[rows_at:cards_at - 1]
+        names_raw = raw[names_at:rows_at - 1]
+        blob = memoryview(raw)[rows_at:cards_at - 1]
         cards = raw[cards_at:]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return Index(data, cards) if isinstance(data, dict) and cards else None
+    return Index(data, cards, names_raw, blob) if isinstance(data, dict) and cards else None
 
 
 def clean_query(query: str) -> str:
@@ -521,18 +516,17 @@ def clean_query(query: str) -> str:
     return " ".join(text.split())[:MAX_QUERY]
 
 
-_TABLES: dict[int, tuple[dict[str, Any], dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]] = {}
+Tables = tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]
 
 
-def _tables(index: dict[str, Any]) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]:
+def _tables(index: Index) -> Tables:
     """Exact, case-folded and loose spellings -> label entries; built once per loaded index.
 
     A language server asks thousands of times against one index, so the scan over every label
     happens once, not per request.
     """
-    cached = _TABLES.get(id(index))
-    if cached is not None and cached[0] is index:
-        return cached[1], cached[2], cached[3]
+    if index.tables is not None:
+        return index.tables
     exact: dict[str, list[tuple]] = {}
     folded: dict[str, list[tuple]] = {}
     loose_map: dict[str, list[tuple]] = {}
@@ -543,23 +537,18 @@ def _tables(index: dict[str, Any]) -> tuple[dict[str, list[tuple]], dict[str, li
         folded.setdefault(label.casefold(), []).append(tuple(entry))
         if key:
             loose_map.setdefault(key, []).append(tuple(entry))
-    _TABLES.clear()  # one index in use at a time; do not keep old ones alive
-    _TABLES[id(index)] = (index, exact, folded, loose_map)
-    return exact, folded, loose_map
+    index.tables = (exact, folded, loose_map)
+    return index.tables
 
 
-_SEARCHES: dict[int, int] = {}
 TABLES_AFTER = 3  # searches of one index before building its tables pays off (an editor asks thousands)
 
 
-def _lookups(index: dict[str, Any], q: str) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]:
+def _lookups(index: Index, q: str) -> Tables:
     """The entries spelled like q, three ways. A one-off query scans the labels (cheaper than building
     tables); an index searched repeatedly gets tables."""
-    count = _SEARCHES.get(id(index), 0) + 1
-    _SEARCHES.clear()
-    _SEARCHES[id(index)] = count
-    cached = _TABLES.get(id(index))
-    if count > TABLES_AFTER or (cached is not None and cached[0] is index):
+    index.searches += 1
+    if index.searches > TABLES_AFTER or index.tables is not None:
         return _tables(index)
     labels = index["labels"]
     q_folded, q_loose = q.casefold(), loose(q)
@@ -568,11 +557,6 @@ def _lookups(index: dict[str, Any], q: str) -> tuple[dict[str, list[tuple]], dic
     folded = {q_folded: [tuple(e) for e in labels if e[0].casefold() == q_folded]}
     loose_map = {q_loose: [tuple(labels[i]) for i, key in enumerate(precomputed) if key == q_loose]} if q_loose else {}
     return exact, folded, loose_map
-
-
-# Which backend filter a row side answers to (the ROC and MIOpen answers are HIP/ROCm vocabulary).
-SIDE_BACKEND = {"cuda": "cuda", "hip": "hip", "roc": "hip", "miopen": "hip", "metal": "metal", "mlx": "mlx",
-                "triton": "triton"}
 
 
 def symbol_variants(q: str) -> list[str]:
@@ -591,16 +575,16 @@ def symbol_variants(q: str) -> list[str]:
     return out
 
 
-def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> list[tuple[dict[str, Any], str]]:
+def find_rows(index: Index, query: str, backend: str | None = None) -> list[tuple[Row, str]]:
     """Rows in which the query is written exactly (on the side the backend filter allows)."""
     q = clean_query(query)
     seen: set[str] = set()
-    out: list[tuple[dict[str, Any], str]] = []
+    out: list[tuple[Row, str]] = []
     for spelling in symbol_variants(q) if q else ():
         for row, side in rows_for(index, spelling):
-            if row["cuda"] in seen or (backend and SIDE_BACKEND[side] != backend):
+            if row.cuda in seen or (backend and SIDE_BACKEND[side] != backend):
                 continue
-            seen.add(row["cuda"])
+            seen.add(row.cuda)
             out.append((row, side))
         if out:
             break
@@ -609,23 +593,18 @@ def find_rows(index: dict[str, Any], query: str, backend: str | None = None) -> 
     # in which the concept lists its CUDA symbols (the glossary puts the current spelling first),
     # then the runtime and device APIs before the driver API, current names before deprecated ones.
     # This orders answers; it never makes one up.
-    def listed(row: dict[str, Any]) -> int:
-        symbols = ((index["concepts"].get(row.get("concept") or "") or {}).get("terms", {}).get("cuda") or {}).get("symbols") or []
-        return symbols.index(row["cuda"]) if row["cuda"] in symbols else len(symbols) + 1
+    def listed(row: Row) -> int:
+        symbols = ((index["concepts"].get(row.concept or "") or {}).get("terms", {}).get("cuda") or {}).get("symbols") or []
+        return symbols.index(row.cuda) if row.cuda in symbols else len(symbols) + 1
 
-    return sorted(out, key=lambda rs: (rs[1] != "cuda", listed(rs[0]), FAMILY_RANK.get(rs[0].get("family") or "", 5),
-                                        bool((rs[0].get("cuda_versions") or {}).get("deprecated")), rs[0]["cuda"]))
+    return sorted(out, key=lambda rs: (rs[1] != "cuda", listed(rs[0]), FAMILY_RANK.get(rs[0].family or "", 5),
+                                        bool(rs[0].cuda_versions.get("deprecated")), rs[0].cuda))
 
 
 FAMILY_RANK = {"cuda-runtime": 0, "cuda-device": 0, "cuda-language": 0, "cuda-driver": 3}
 
 
-def find_gpu(index: dict[str, Any], query: str) -> str | None:
-    """The spec sheet a GPU name lands on (`MI300X`, `H100`, `m3 ultra`), or None."""
-    return index.get("gpu_names", {}).get(loose(clean_query(query))) if query else None
-
-
-def search(index: dict[str, Any], query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
+def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling > fuzzy. Fuzzy matching abstains below a calibrated score: an empty list then."""
     q = clean_query(query)
@@ -641,12 +620,12 @@ def search(index: dict[str, Any], query: str, backend: str | None = None, limit:
         return not (backend and label_backend and label_backend != backend)
 
     for row, side in find_rows(index, q, backend):
-        if row.get("concept") and row["concept"] in index["concepts"]:
+        if row.concept and row.concept in index["concepts"]:
             # A CUDA spelling is the row's own: an exact symbol. Another backend's spelling of it
             # ranks below an exact name, since Metal's `threadgroup` is both the address-space
             # qualifier of the __shared__ row and the name of the thread-block concept.
             score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
-            offer(Match(row["concept"], score, q, "symbol", SIDE_BACKEND[side]))
+            offer(Match(row.concept, score, q, "symbol", SIDE_BACKEND[side]))
     exact, folded, loose_map = _lookups(index, q)
     for label, cid, kind, label_backend in exact.get(q, ()):
         if kind == "symbol" and allowed(label_backend):
@@ -690,7 +669,7 @@ def _words(text: str) -> list[str]:
     return out
 
 
-def word_matches(index: dict[str, Any], query: str, backend: str | None) -> list[Match]:
+def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     """Several-word queries whose words all appear in one label, in any order ("memory fence" finds
     the fence concepts); with three words or more, one may be missing. The label with the fewest
     other words wins, so the closest name ranks first."""
@@ -730,7 +709,7 @@ def _fuzzy_text(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", text.casefold()).split())
 
 
-def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, floor: float | None = None) -> list[Match]:
+def fuzzy(index: Index, query: str, backend: str | None, limit: int, floor: float | None = None) -> list[Match]:
     from rapidfuzz import fuzz, process
 
     entries = [e for e in index["labels"] if not (backend and e[3] and e[3] != backend) and len(loose(e[0])) >= FUZZY_MIN_LABEL]
@@ -753,7 +732,7 @@ def fuzzy(index: dict[str, Any], query: str, backend: str | None, limit: int, fl
     return out
 
 
-def suggestions(index: dict[str, Any], query: str, limit: int = 5) -> list[str]:
+def suggestions(index: Index, query: str, limit: int = 5) -> list[str]:
     """Nearest labels and symbol spellings for a query that matched nothing, however far."""
     from rapidfuzz import fuzz, process
 
@@ -772,15 +751,16 @@ def suggestions(index: dict[str, Any], query: str, limit: int = 5) -> list[str]:
     return seen[:limit]
 
 
-def match_json(index: dict[str, Any], m: Match) -> dict[str, Any]:
-    concept = index["concepts"][m.concept]
-    terms = {b: t["names"] + [s for s in t["symbols"] if s not in t["names"]] for b, t in concept["terms"].items()}
+def match_json(index: Index, m: Match) -> dict[str, Any]:
+    concept = index.concept(m.concept)
+    if concept is None:
+        raise KeyError(m.concept)  # a match names a concept of this index
     return {
         "concept": m.concept,
-        "title": concept["title"],
+        "title": concept.title,
         "score": m.score,
         "matched": m.matched,
         "matched_kind": m.kind,
         "matched_backend": m.backend,
-        "terms": terms,
+        "terms": {b: t.spellings() for b, t in concept.terms.items()},
     }

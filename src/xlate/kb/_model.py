@@ -11,7 +11,14 @@ from enum import Enum
 from typing import Annotated
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 ConceptId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=80)]

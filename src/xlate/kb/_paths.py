@@ -66,10 +66,13 @@ def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> N
 
 STAMP_FILE = "content-stamps.json"
 # The modules that build the index: their code is part of what the index says, so they join its key.
-BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py")
+BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py", "_gpus.py", "_types.py")
+# A file changed this close to when its content was last hashed may change again without its stamp
+# changing (a same-size write within one timestamp tick; FAT's tick is 2 s): it is hashed again.
+RACY_NS = 3_000_000_000
 
 
-def _yaml_stamps(folder: str, out: list[str]) -> None:
+def _yaml_stamps(folder: str, out: list[str], newest: list[int]) -> None:
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
@@ -77,57 +80,69 @@ def _yaml_stamps(folder: str, out: list[str]) -> None:
     for entry in entries:
         try:
             if entry.is_dir():
-                _yaml_stamps(entry.path, out)
+                _yaml_stamps(entry.path, out, newest)
             elif entry.name.endswith(".yaml"):
-                st = entry.stat()
-                out.append(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}")
+                _stamp(entry.path, entry.stat(), out, newest)
         except OSError:
             continue
 
 
-def _stat_signature(root: Path) -> str:
-    """Names, sizes and modification times of every file the content hash reads (a superset of them).
+def _stamp(path: str, st: os.stat_result, out: list[str], newest: list[int]) -> None:
+    # ctime and inode too: a write always moves ctime, and a file replaced by a rename is a new inode,
+    # even where a tool puts the old modification time back.
+    out.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}")
+    newest[0] = max(newest[0], st.st_mtime_ns, st.st_ctime_ns)
 
-    Compared as text, not hashed: a cold start then needs neither hashlib nor a digest.
-    """
+
+def _stat_signature(root: Path) -> tuple[str, int]:
+    """Names, sizes, times and inodes of every file the content hash reads (a superset of them), and
+    the newest time among them. Compared as text, not hashed: a cold start needs no digest."""
     stamps: list[str] = []
-    _yaml_stamps(str(root), stamps)
+    newest = [0]
+    _yaml_stamps(str(root), stamps, newest)
     here = os.path.dirname(os.path.abspath(__file__))
     for module in BUILDER_MODULES:
+        path = os.path.join(here, module)
         try:
-            st = os.stat(os.path.join(here, module))
-            stamps.append(f"{module}\0{st.st_size}\0{st.st_mtime_ns}")
+            _stamp(path, os.stat(path), stamps, newest)
         except OSError:
             continue
     kernels = root.parent / "kernels" / "examples"
     if kernels.is_dir():
         for name in sorted(os.listdir(kernels)):
-            path = kernels / name / "example.yaml"
+            path = str(kernels / name / "example.yaml")
             try:
-                st = os.stat(path)
+                _stamp(path, os.stat(path), stamps, newest)
             except OSError:
                 continue
-            stamps.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}")
-    return "\n".join(stamps)
+    return "\n".join(stamps), newest[0]
 
 
 def content_key(root: Path) -> str:
-    """The glossary's content hash, found without reading every file when nothing changed since last time."""
+    """The glossary's content hash (every input file's bytes and the index builder's code).
+
+    Hashing 2.5 MB on every start would cost a cold lookup several milliseconds, so the hash of the
+    last content is kept with the stamps it was taken under and reused while they are unchanged. A
+    stamp cannot see an edit made within the timestamp tick of the hashing: while any file is that
+    young (RACY_NS), the content is hashed again, as git does with racily clean files.
+    """
+    import time
+
     stamps_path = cache_dir() / STAMP_FILE
-    sig = _stat_signature(root)
+    sig, newest = _stat_signature(root)
     try:
-        stamps = json.loads(stamps_path.read_text(encoding="utf-8"))
+        stored = json.loads(stamps_path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        stamps = {}
-    key = stamps.get(sig) if isinstance(stamps, dict) else None
-    if isinstance(key, str):
+        stored = {}
+    if not isinstance(stored, dict):
+        stored = {}
+    key = stored.get("key")
+    taken = stored.get("taken")
+    if stored.get("sig") == sig and isinstance(key, str) and isinstance(taken, int) and newest < taken - RACY_NS:
         return key
-    from xlate.kb._index import content_hash  # hashes every glossary file: only when something changed
+    from xlate.kb._index import content_hash  # reads and hashes every input file
 
+    taken = time.time_ns()  # before reading: an edit during the hashing is younger than this
     key = content_hash(root)
-    stamps = {sig: key}  # one entry: the current state of this glossary
-    write_cache(stamps_path, json.dumps(stamps))
+    write_cache(stamps_path, json.dumps({"sig": sig, "key": key, "taken": taken}))
     return key
-
-
-

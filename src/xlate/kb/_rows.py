@@ -26,12 +26,20 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from xlate.kb._model import ID_PATTERN, MappingRelation
+from xlate.kb._paths import display_path as _display
 from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
-__all__ = ["SIDES", "Kind", "Side", "Row", "RowFile", "CompiledRows", "compile_rows", "symbol_files"]
+__all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side", "compile_rows", "symbol_files"]
 
 SYMBOLS_DIR = "symbols"
 HIPIFY_DIR = "hipify"
@@ -56,6 +64,25 @@ class Kind(str, Enum):
     operator = "operator"
 
 
+class RocmFact(BaseModel):
+    """What one ROCm version's headers say about a HIP side: the spelling to write there, or, with no
+    symbol, that they declare none (the note says what a human does instead). Checked by compiling
+    against that version's headers; the source cites them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+$")] = Field(description="ROCm major.minor")
+    symbol: Spelling | None = Field(default=None, description="the spelling that version declares; none: it declares no counterpart")
+    note: str | None = Field(default=None, description="what a port for that version must do; required without a symbol")
+    source: str = Field(min_length=1, description="the header and line, or an https URL, that shows it")
+
+    @model_validator(mode="after")
+    def _complete(self) -> RocmFact:
+        if self.symbol is None and not self.note:
+            raise ValueError("a ROCm fact without a symbol needs a note saying what to write instead")
+        return self
+
+
 class Side(BaseModel):
     """One backend's counterpart of a CUDA spelling."""
 
@@ -70,6 +97,7 @@ class Side(BaseModel):
     removed: str | None = None
     source: str | None = Field(default=None, description="an https URL, or a key of the file's `sources` and a section")
     shared: bool = Field(default=False, description="the counterpart spelling answers several CUDA spellings on purpose")
+    rocm: list[RocmFact] = Field(default_factory=list, description="per ROCm version: the spelling its headers declare (HIP sides)")
 
     @model_validator(mode="after")
     def _complete(self) -> Side:
@@ -139,13 +167,6 @@ def symbol_files(root: Path) -> tuple[list[Path], list[Path]]:
     return hipify, curated
 
 
-def _display(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
-
-
 def _resolve_source(source: str | None, sources: dict[str, str]) -> str | None:
     """`key §section` -> 'URL §section'; a plain URL stays as it is."""
     if source is None:
@@ -166,6 +187,8 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
         out["also"] = list(side.also)
     if side.shared:
         out["shared"] = True
+    if side.rocm:
+        out["rocm"] = [{**f.model_dump(exclude_none=True), "source": _resolve_source(f.source, sources)} for f in side.rocm]
     src = _resolve_source(side.source, sources)
     if src:
         out["source"] = src

@@ -9,10 +9,16 @@ a symbol with a concept's first symbol.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from xlate.kb import _paths as paths
+from xlate.kb._types import EMPTY, Row, Side
+
+if TYPE_CHECKING:
+    from xlate.kb._index import Index
 
 __all__ = ["LAUNCH", "Entry", "FamilyRule", "SymbolMap", "load"]
 
@@ -32,17 +38,22 @@ class Entry(NamedTuple):
     hip_caveat: str | None
     metal_caveat: str | None
     kind: str  # symbol, header, derived (by a family's naming rule: the name is in no row)
-    row: dict[str, Any] | None = None  # the whole row: every side with relation, caveat, versions, source
+    row: Row | None = None  # the whole row: every side with relation, caveat, versions, source
     derived: bool = False
 
-    def side(self, backend: str) -> dict[str, Any] | None:
-        """One backend's side of the row (hip, roc, miopen, metal, mlx, triton), or None when unknown."""
-        return (self.row or {}).get("sides", {}).get(backend)
+    @property
+    def sides(self) -> Mapping[str, Side]:
+        """Every side the row gives (hip, roc, miopen, metal, mlx, triton); empty when none."""
+        return self.row.sides if self.row is not None else EMPTY
+
+    def side(self, backend: str) -> Side | None:
+        """One backend's side of the row, or None when unknown."""
+        return self.sides.get(backend)
 
     @property
     def roc(self) -> str | None:
         side = self.side("roc") or self.side("miopen")
-        return side.get("symbol") if side else None
+        return side.symbol if side else None
 
 
 class FamilyRule(NamedTuple):
@@ -55,18 +66,18 @@ class FamilyRule(NamedTuple):
     source: str | None
 
 
-def entry_from_row(row: dict[str, Any]) -> Entry:
-    sides = row.get("sides", {})
-    hip, metal = sides.get("hip") or {}, sides.get("metal") or {}
-    kind = "header" if row.get("kind") == "header" else "symbol"
-    return Entry(row["cuda"], row.get("concept"), hip.get("symbol"), metal.get("symbol"), row.get("family"),
-                 hip.get("relation"), metal.get("relation"), hip.get("caveat"), metal.get("caveat"), kind, row)
+def entry_from_row(row: Row) -> Entry:
+    hip, metal = row.sides.get("hip"), row.sides.get("metal")
+    kind = "derived" if row.derived else ("header" if row.kind == "header" else "symbol")
+    return Entry(row.cuda, row.concept, hip and hip.symbol, metal and metal.symbol, row.family,
+                 hip and hip.relation, metal and metal.relation, hip and hip.caveat, metal and metal.caveat, kind, row,
+                 row.derived)
 
 
 class SymbolMap:
     """Look-up from CUDA spelling to Entry over the compiled index."""
 
-    def __init__(self, index: dict[str, Any]) -> None:
+    def __init__(self, index: Index) -> None:
         from xlate.kb import _index as ix
 
         self._ix = ix
@@ -76,7 +87,7 @@ class SymbolMap:
         self._family_data: list[dict[str, Any]] = index.get("families", [])
         self._families: list[FamilyRule] | None = None
         self.family_prefixes: tuple[str, ...] = tuple(index.get("prefixes", []))
-        self.content_hash: str = index.get("hash", "")
+        self.content_hash: str = index.hash
         self.namespaces: frozenset[str] = frozenset(index.get("namespaces", []))
         self.prefix_bytes: tuple[bytes, ...] = tuple(p.encode() for p in self.family_prefixes)
         self._known_bytes: frozenset[bytes] | None = None
@@ -129,14 +140,15 @@ class SymbolMap:
             entry = self._derive(symbol)
         else:
             row = self._ix.decode_row(self.index, i)
-            if "hip" not in row["sides"] and symbol.startswith(self.family_prefixes):
+            if "hip" not in row.sides and symbol.startswith(self.family_prefixes):
                 # A concept names the symbol but no table pairs it: a family rule may, marked derived.
                 derived = self._derive(symbol)
-                if derived is not None and derived.row and "hip" in derived.row["sides"]:
-                    row["sides"]["hip"] = derived.row["sides"]["hip"]
-                    row["family"] = row.get("family") or derived.family
+                hip = derived.side("hip") if derived is not None else None
+                if derived is not None and hip is not None:
+                    row = row._replace(sides=MappingProxyType({**row.sides, "hip": hip}), family=row.family or derived.family)
             entry = entry_from_row(row)
-            if (row["sides"].get("hip") or {}).get("derived"):
+            hip_side = row.sides.get("hip")
+            if hip_side is not None and hip_side.derived:
                 entry = entry._replace(kind="derived", derived=True)
         self._cache[symbol] = entry
         return entry
@@ -161,10 +173,8 @@ class SymbolMap:
                 note = (f"{symbol} is in no table: {hip} is derived by the {fam.family} naming rule and may not exist."
                         if hip else None)
                 caveat = " ".join(filter(None, [note, fam.caveat]))  or None
-                side = {"symbol": hip, "relation": relation or "none", "origin": "derived", "caveat": caveat,
-                        "source": fam.source, "derived": True} if relation else None
-                row = {"cuda": symbol, "concept": fam.concept, "kind": None, "family": fam.family,
-                       "sides": {"hip": side} if side else {}, "derived": True}
+                side = Side(hip, relation or "none", "derived", caveat, fam.source, derived=True) if relation else None
+                row = Row(symbol, fam.concept, None, fam.family, sides=MappingProxyType({"hip": side} if side else {}), derived=True)
                 return Entry(symbol, fam.concept, hip, None, fam.family, relation, None, caveat, None, "derived", row, True)
         return None
 
@@ -178,7 +188,7 @@ def load(root: Path | None = None) -> SymbolMap:
 
     root = root or paths.glossary_root()
     index = ix.load_index(root)
-    key = index.get("hash") or str(id(index))
+    key = index.hash or str(id(index))
     smap = _LOADED.get(key)
     if smap is None or smap.index is not index:
         _LOADED.clear()

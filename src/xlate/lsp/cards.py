@@ -11,16 +11,14 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
-from typing import Any
 
-from xlate import kb
-from xlate import links
+from xlate import kb, links
 
 LABEL = {"cuda": "CUDA", "hip": "HIP", "roc": "ROCm library", "miopen": "MIOpen", "metal": "Metal",
          "mlx": "MLX", "triton": "Triton"}
 # Every card has these lines, known or not; the rest appear when the row has them.
 ALWAYS = ("hip", "metal")
-SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
+SIDES = kb.ROW_SIDES
 MAX_ROWS = 4
 # links finds the site's root on the file system: once per concept, not on every hover.
 concept_url = functools.lru_cache(maxsize=4096)(links.concept_url)
@@ -49,7 +47,7 @@ def symbol_at(line: str, character: int) -> list[str]:
     return candidates
 
 
-def find_concept(index: dict[str, Any], candidates: list[str]) -> kb.Match | None:
+def find_concept(index: kb.Index, candidates: list[str]) -> kb.Match | None:
     """Exact or spelling-insensitive matches only: a hover never guesses."""
     for text in candidates:
         found = kb.search(index, text, limit=1)
@@ -58,84 +56,79 @@ def find_concept(index: dict[str, Any], candidates: list[str]) -> kb.Match | Non
     return None
 
 
-def rows_at(smap: Any, candidates: list[str], backend: str) -> list[tuple[Any, str]]:
+def rows_at(smap: kb.SymbolMap, candidates: list[str], backend: str) -> list[tuple[kb.Entry, str]]:
     """(entry, side) for the hovered spelling: its own CUDA row in a CUDA file, else the rows that
     spell it on the file's backend first, then on any backend."""
     for name in candidates:
-        found: list[tuple[Any, str]] = []
         if backend == "cuda":
             entry = smap.get(name)
-            if entry is not None and (entry.row or {}).get("sides"):
+            if entry is not None and entry.sides:
                 return [(entry, "cuda")]
-        find_any = getattr(smap, "find_any", None)
-        if find_any is not None:
-            found = find_any(name)
+        found = smap.find_any(name)
         if found:
             mine = [f for f in found if f[1] == backend or (backend == "hip" and f[1] in ("roc", "miopen"))]
             return (mine or found)[:MAX_ROWS]
         if backend != "cuda":
             entry = smap.get(name)  # CUDA spellings are legal in HIP files (HIP keeps many names)
-            if entry is not None and (entry.row or {}).get("sides"):
+            if entry is not None and entry.sides:
                 return [(entry, "cuda")]
     return []
 
 
-def _side_line(backend: str, side: dict[str, Any] | None) -> str:
+def _side_line(backend: str, side: kb.Side | None) -> str:
     if side is None:
         return f"- {LABEL[backend]}: unknown (no row gives one)"
-    symbol = f"`{side['symbol']}`" if side.get("symbol") else "no equivalent"
-    facts = [side.get("relation") or "unknown"]
-    if side.get("derived"):
+    symbol = f"`{side.symbol}`" if side.symbol else "no equivalent"
+    facts = [side.relation or "unknown"]
+    if side.derived:
         facts.append("derived by a naming rule: check that it exists")
-    for word in ("since", "deprecated", "removed", "changed", "experimental"):
-        if side.get(word):
-            facts.append(f"{word} {side[word]}")
+    facts += [f"{word} {value}" for word, value in side.versions()]
     line = f"- {LABEL[backend]}: {symbol} ({', '.join(facts)})"
-    if side.get("caveat"):
-        line += f": {side['caveat']}"
+    if side.caveat:
+        line += f": {side.caveat}"
     return line
 
 
-def row_markdown(index: dict[str, Any], entry: Any, side: str) -> str:
+def row_markdown(index: kb.Index, entry: kb.Entry, side: str) -> str:
     """One row, led by the hovered name and the counterpart it is read against."""
-    row = entry.row or {}
-    sides = row.get("sides") or {}
-    head = f"**`{entry.symbol}`**" if side == "cuda" else f"**`{(sides.get(side) or {}).get('symbol')}`** ({LABEL[side]}) · CUDA `{entry.symbol}`"
-    facts = [f for f in (row.get("kind"), row.get("family"), row.get("section")) if f]
+    row = entry.row
+    sides = entry.sides
+    own = sides.get(side)
+    head = f"**`{entry.symbol}`**" if side == "cuda" else f"**`{own.symbol if own else None}`** ({LABEL[side]}) · CUDA `{entry.symbol}`"
+    facts = [f for f in ((row.kind, row.family, row.section) if row else ()) if f]
     lines = [head + (" · " + " · ".join(facts) if facts else "")]
-    signature = row.get("signature")
-    if signature:
-        lines += ["", f"```cpp\n{signature}\n```"]
     lines.append("")
     order = [s for s in SIDES if s != side]
     if side != "cuda":
-        versions = row.get("cuda_versions") or {}
+        versions = row.cuda_versions if row else {}
         extra = ", ".join(f"{k} {v}" for k, v in versions.items() if v)
         lines.append(f"- CUDA: `{entry.symbol}`" + (f" ({extra})" if extra else ""))
     for backend in order:
         if backend in sides or backend in ALWAYS:
             lines.append(_side_line(backend, sides.get(backend)))
-    concept = index["concepts"].get(entry.concept) if entry.concept else None
-    if concept:
-        lines += ["", f"Concept: [{concept['title']}]({concept_url(concept['category'], entry.concept)})"]
+    concept = index.concept(entry.concept) if entry.concept else None
+    if concept is not None:
+        lines += ["", f"Concept: [{concept.title}]({concept_url(concept.category, entry.concept)})"]
     return "\n".join(lines)
 
 
-def concept_markdown(index: dict[str, Any], match: kb.Match) -> str:
-    c = index["concepts"][match.concept]
-    url = concept_url(c["category"], match.concept)
-    lines = [f"**{c['title']}** · {c['category']} · [docs]({url})", "", c["summary"], "",
+def concept_markdown(index: kb.Index, match: kb.Match) -> str:
+    c = index.concept(match.concept)
+    if c is None:
+        raise KeyError(match.concept)  # a match names a concept of this index
+    url = concept_url(c.category, match.concept)
+    lines = [f"**{c.title}** · {c.category} · [docs]({url})", "", c.summary, "",
              "| backend | term | relation |", "|---|---|---|"]
-    for backend, term in c["terms"].items():
-        spelled = ", ".join(f"`{s}`" for s in term["symbols"]) or ", ".join(term["names"]) or "—"
-        lines.append(f"| {LABEL.get(backend, backend)} | {spelled} | {term['relation']} |")
-    caveats = [(b, t["caveat"]) for b, t in c["terms"].items() if t.get("caveat")]
+    for backend, term in c.terms.items():
+        spelled = ", ".join(f"`{s}`" for s in term.symbols) or ", ".join(term.names) or "—"
+        lines.append(f"| {LABEL.get(backend, backend)} | {spelled} | {term.relation} |")
+    caveats = [(b, t.caveat) for b, t in c.terms.items() if t.caveat]
     if caveats:
         lines += [""] + [f"- *{LABEL.get(b, b)}*: {text}" for b, text in caveats]
     return "\n".join(lines)
 
 
-def hover_markdown(index: dict[str, Any], smap: Any, candidates: list[str], backend: str) -> str | None:
+def hover_markdown(index: kb.Index, smap: kb.SymbolMap, candidates: list[str], backend: str) -> str | None:
     """The hover card: the symbol's own rows, then the concept card; None when neither knows the name."""
     rows = rows_at(smap, candidates, backend)
     match = find_concept(index, candidates)
@@ -148,16 +141,16 @@ def hover_markdown(index: dict[str, Any], smap: Any, candidates: list[str], back
 class Completions:
     """Every spelling the symbol rows know, sorted once for prefix search."""
 
-    def __init__(self, smap: Any) -> None:
+    def __init__(self, smap: kb.SymbolMap) -> None:
         self.smap = smap
         names = set(smap.names())
-        spell = (getattr(smap, "index", None) or {}).get("spell") or {}
         self.cuda = names
-        self.spellings = sorted(names | set(spell))
+        # The other backends' spellings too: a HIP or Metal file completes `hipMal` to `hipMalloc`.
+        self.spellings = sorted(names | set(smap.index.get("spell_keys") or ()))
 
     def complete(self, prefix: str, limit: int) -> list[tuple[str, str, str]]:
         """(label, detail, documentation) for spellings that start with `prefix`."""
-        out = []
+        out: list[tuple[str, str, str]] = []
         i = bisect_left(self.spellings, prefix)
         while i < len(self.spellings) and len(out) < limit and self.spellings[i].startswith(prefix):
             label = self.spellings[i]
@@ -166,14 +159,14 @@ class Completions:
                 entry = self.smap.get(label)
                 if entry is None:
                     continue
-                sides = (entry.row or {}).get("sides") or {}
-                hip = (sides.get("hip") or {}).get("symbol")
+                sides = entry.sides
+                hip = entry.hip
                 detail = f"HIP: {hip}" if hip else f"HIP: {'none' if 'hip' in sides else 'unknown'}"
-                metal = (sides.get("metal") or {}).get("symbol")
-                docs = "; ".join(f"{LABEL[s]}: {(sides[s] or {}).get('symbol') or 'none'}" for s in SIDES if s in sides)
+                metal = entry.metal
+                docs = "; ".join(f"{LABEL[s]}: {sides[s].symbol or 'none'}" for s in SIDES if s in sides)
                 out.append((label, detail + (f" · Metal: {metal}" if metal else ""), docs))
             else:
-                rows = self.smap.find_any(label)[:MAX_ROWS] if hasattr(self.smap, "find_any") else []
+                rows = self.smap.find_any(label)[:MAX_ROWS]
                 if not rows:
                     continue
                 detail = "CUDA: " + ", ".join(e.symbol for e, _ in rows)

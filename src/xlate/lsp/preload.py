@@ -4,17 +4,12 @@ is ready at once instead of after a fresh interpreter's imports."""
 
 from __future__ import annotations
 
-from typing import Any
-
-LOADED: dict[str, Any] = {}
-
 try:
+    import xlate.incremental  # noqa: F401
     from xlate import kb
     from xlate.explain import load_rules
+    from xlate.lsp import worker
 
-    LOADED["map"] = kb.load_symbols()
-    LOADED["rules"] = load_rules()
-    import xlate.incremental  # noqa: F401
-    import xlate.lsp.worker  # noqa: F401
+    worker.PRELOADED.update(map=kb.load_symbols(), rules=load_rules())
 except Exception:  # a broken glossary: each worker reports it when it loads
-    LOADED.clear()
+    pass

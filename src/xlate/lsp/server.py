@@ -43,7 +43,6 @@ SETTLE_S = 0.6
 MAX_COMPLETIONS = 60
 CODE_ACTION_WAIT_S = 2.0
 OPEN_DOCS, LOOKUP, TRANSLATE = "xlate.openDocs", "xlate.lookup", "xlate.translate"
-symbol_at = cards.symbol_at  # kept here for callers of the single-module server
 
 
 def converter() -> Any:

@@ -26,14 +26,17 @@ SYMBOL_TAIL = re.compile(r"[A-Za-z0-9_]*")
 SEVERITY = {"error": 1, "warning": 2, "info": 3}
 
 
+# Filled by xlate.lsp.preload in the fork server, before any worker is forked from it.
+PRELOADED: dict[str, Any] = {}
+
+
 class State:
     def __init__(self) -> None:
         from xlate import kb
         from xlate.explain import load_rules
-        from xlate.lsp.preload import LOADED
 
-        self.smap = LOADED.get("map") or kb.load_symbols()
-        self.rules = LOADED.get("rules") or load_rules()
+        self.smap = PRELOADED.get("map") or kb.load_symbols()
+        self.rules = PRELOADED.get("rules") or load_rules()
         self.trackers: OrderedDict[str, Any] = OrderedDict()
 
     def explain(self, uri: str, source: bytes) -> dict[str, list[dict[str, Any]]]:

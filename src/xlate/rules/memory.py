@@ -3,52 +3,69 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from tree_sitter import Node
 
+from xlate import kb
 from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name, is_kernel
 from xlate.rules.model import Hazard, Rule, SymbolRule
-from xlate.rules.registry import register
 from xlate.rules.refs import AMD_GPU_SPECS, CUDA_GUIDE, HIP_EXT
-from xlate.rules.syntax import evaluate, file_constants, has_qualifier, strip_parens, text, type_bytes
+from xlate.rules.registry import register
+from xlate.rules.syntax import (
+    evaluate,
+    file_constants,
+    has_qualifier,
+    strip_parens,
+    text,
+    type_bytes,
+)
 
 METAL_TG_LIMIT = "https://developer.apple.com/documentation/metal/mtldevice/maxthreadgroupmemorylength"
 METAL_FEATURE_TABLES = "https://developer.apple.com/metal/Metal-Feature-Set-Tables.pdf"
 
-# Per-block limits the rule compares against. LDS per CU on CDNA3 is read from the MI300X spec sheet
-# (glossary/gpus/mi300x.yaml), where the figure and its source live. Apple's maximum threadgroup memory
-# per compute kernel is a per-kernel API limit (maxThreadgroupMemoryLength, Metal feature set tables),
-# not a per-core hardware figure, so the spec sheets do not carry it; it stays a documented setting here.
+# Per-block limits the rule compares against. LDS per CU comes from the spec sheets (glossary/gpus),
+# where the figures and their sources live: the reference part for CDNA3 is the MI300X, and the docs
+# cite CDNA4's MI355X beside it. Apple's maximum threadgroup memory per compute kernel is a per-kernel
+# API limit (maxThreadgroupMemoryLength, Metal feature set tables), not a per-core hardware figure, so
+# the spec sheets do not carry it; it stays a documented setting here.
 METAL_THREADGROUP_BYTES = 32 * 1024
 CDNA3_REFERENCE_GPU = "mi300x"
 
 
-@lru_cache(maxsize=None)
-def _spec_lds_bytes(gpu: str) -> int:
-    """LDS bytes per CU from a spec sheet. Read on first need: most files never come near the limit."""
-    from xlate.kb import glossary_root  # not the glossary loader: that pulls in pydantic on the hot path
-
-    text = (glossary_root() / "gpus" / f"{gpu}.yaml").read_text(encoding="utf-8")
-    return int(spec_figure(text, "shared_memory_per_cu_kb") * 1024)
+def _sheet(gpu: str) -> kb.GpuSheet | None:
+    return kb.resolve_gpu(gpu)
 
 
-def spec_figure(text: str, field: str) -> float:
-    """The `value` of one figure of a spec sheet's YAML text.
+def _spec_lds_bytes(gpu: str) -> int | None:
+    """LDS bytes per CU from a spec sheet, None where the glossary has no such sheet or figure (then
+    the rule cannot judge that target). Read on first need: most files never come near the limit;
+    the store keeps the sheets of the glossary's current content, so an edit is seen."""
+    sheet = _sheet(gpu)
+    kib = sheet.value("shared_memory_per_cu_kb") if sheet is not None else None
+    return int(kib * 1024) if kib is not None else None
 
-    A sheet writes each figure as a top-level key whose block starts with a plain `value: <number>`
-    line; that line is read directly, because importing and running the YAML parser costs more than
-    a whole small file's explain (tests check this reader against the YAML parser on every sheet).
-    Any other spelling of the figure goes to the YAML parser."""
-    import re
 
-    m = re.search(rf"^{re.escape(field)}:[ \t]*\n[ \t]+value:[ \t]*([0-9]+(?:\.[0-9]+)?)[ \t]*$", text, re.MULTILINE)
-    if m is not None:
-        return float(m.group(1))
-    import yaml
+class _SheetFigures(dict[str, str]):
+    """`{mi300x}` is a sheet's LDS per CU in KiB, `{mi300x_name}` its short name: read when asked."""
 
-    return float(yaml.safe_load(text)[field]["value"])
+    def __missing__(self, key: str) -> str:
+        gpu, _, what = key.partition("_")
+        sheet, lds = _sheet(gpu), _spec_lds_bytes(gpu)
+        if what == "name":
+            return sheet.short_name if sheet is not None else gpu.upper()
+        return _kib(lds) if lds is not None else f"the LDS of the {gpu} spec sheet (missing from this glossary)"
+
+
+class SheetText:
+    """A rule's documentation text whose figures come from the spec sheets. Formatted when read (the
+    docs, SARIF), not at import: a cold explain never reads a sheet unless a file needs the limit."""
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        return self.template.format_map(_SheetFigures())
 
 
 def _kib(n: int) -> str:
@@ -58,7 +75,8 @@ def _kib(n: int) -> str:
 def _backends_over(total: int) -> tuple[str, ...]:
     if total <= METAL_THREADGROUP_BYTES:
         return ()
-    if total > _spec_lds_bytes(CDNA3_REFERENCE_GPU):
+    lds = _spec_lds_bytes(CDNA3_REFERENCE_GPU)
+    if lds is not None and total > lds:
         return ("hip", "metal")
     if total > METAL_THREADGROUP_BYTES:
         return ("metal",)
@@ -68,7 +86,8 @@ def _backends_over(total: int) -> tuple[str, ...]:
 def _limits_text(backends: tuple[str, ...]) -> str:
     parts = []
     if "hip" in backends:
-        parts.append("64 KiB of LDS per CU on CDNA3 (MI300X)")
+        figures = _SheetFigures()
+        parts.append(f"{figures[CDNA3_REFERENCE_GPU]} of LDS per CU on CDNA3 ({figures[CDNA3_REFERENCE_GPU + '_name']})")
     if "metal" in backends:
         parts.append("32 KiB of threadgroup memory on Apple GPUs")
     return " and ".join(parts)
@@ -79,11 +98,11 @@ class SharedMemoryCapacity(Rule):
     code = "XL040"
     concepts = ("shared-memory", "dynamic-shared-memory")
     references = (AMD_GPU_SPECS, METAL_TG_LIMIT, METAL_FEATURE_TABLES)
-    summary = "Shared memory per block above 64 KiB (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory)."
-    why = (
+    summary = SheetText("Shared memory per block above {mi300x} (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory).")  # type: ignore[assignment]
+    why = SheetText(  # type: ignore[assignment]
         "Hopper and Blackwell let a block opt in to up to 227 KiB of shared memory "
-        "(`cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`). An MI300X "
-        "compute unit has 64 KiB of LDS (CDNA4 parts such as MI355X have 160 KiB), and Apple GPUs allow "
+        "(`cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`). An {mi300x_name} "
+        "compute unit has {mi300x} of LDS (CDNA4 parts such as {mi355x_name} have {mi355x}), and Apple GPUs allow "
         "32 KiB of threadgroup memory per compute kernel. A kernel tiled for more fails to launch (HIP) "
         "or to build its pipeline (Metal). The rule adds up `__shared__` arrays whose sizes it can "
         "evaluate and checks dynamic sizes requested with a constant."

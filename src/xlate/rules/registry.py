@@ -30,10 +30,16 @@ def register(cls: type[Rule]) -> type[Rule]:
 @lru_cache(maxsize=None)
 def silenced_symbols(code: str) -> frozenset[str]:
     """Symbols on which findings of rule `code` are left out: the `covers` of every registered rule
-    whose row in the code table says it silences `code`."""
-    from xlate.rules import catalog  # noqa: F401  (every rule registered)
+    whose row in the code table says it silences `code`.
+
+    Only meaningful once every rule is registered (`xlate.rules.all_rules()` imports the catalog):
+    asked earlier, the answer would be cached without the rules still to come, so it refuses.
+    """
     from xlate.rules.codes import CODES
 
+    missing = [row.code for row in CODES if row.code not in REGISTRY]
+    if missing:
+        raise RuntimeError(f"rules {', '.join(missing)} are not registered yet: call xlate.rules.all_rules() first")
     found: set[str] = set()
     for row in CODES:
         if code in row.silences and row.code in REGISTRY:

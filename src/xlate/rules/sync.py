@@ -266,9 +266,8 @@ class SystemScopeAtomic(Rule):
     def check(self, src: SourceView) -> Iterable[Hazard]:
         for call in src.calls({"__threadfence_system"} | {f for f in ATOMIC_FUNCS if f.endswith("_system")}):
             name = call_name(call)
-            if True:
-                yield self.hazard(
-                    src, call,
-                    f"{name} has system scope; Metal atomics and fences stop at device scope: signal the host "
-                    "through command-buffer completion or shared events instead",
-                )
+            yield self.hazard(
+                src, call,
+                f"{name} has system scope; Metal atomics and fences stop at device scope: signal the host "
+                "through command-buffer completion or shared events instead",
+            )

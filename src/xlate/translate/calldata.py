@@ -1,9 +1,13 @@
 """glossary/translate/calls.yaml: how a call's arguments change when its row's HIP name is written.
 
-Four parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
-CUDA call's), `pointee` (pointee types of the first argument for which the CUDA name stays or
-neither spelling compiles), `erase` (macros with no HIP spelling that expand to nothing where HIP
-runs) and `function_address` (the kernel argument HIP takes as `const void*`). The names written still come from the rows; this file never names a HIP function to call.
+Six parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
+CUDA call's), `typed` (the pointee types of the first argument for which the row's spelling is
+proven to compile, and those for which HIP declares the CUDA name itself), `maskless` (value types
+for which a shuffle's mask-less HIP form is proven), `same_shape` (approximate
+rows whose HIP function takes the CUDA call's arguments unchanged), `erase` (macros with no HIP
+spelling that expand to nothing where HIP runs) and `function_address` (the kernel argument HIP
+takes as `const void*`). The names written still come from the rows; this file never names a HIP
+function to call.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from typing import Any
 
 from xlate.translate import datafile
 
-_PARTS = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
-          "pointee": {"keep": list, "row_types": list, "source": str},
+_PARTS: dict[str, dict[str, type]] = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
+          "typed": {"keep": list, "accepts": list, "any_cuda_type": bool, "source": str},
+          "maskless": {"accepts": list, "source": str},
+          "same_shape": {"source": str},
           "erase": {"source": str},
           "function_address": {"index": int, "source": str}}
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
 _TYPE = re.compile(r"[A-Za-z_]\w*(?: [A-Za-z_]\w*)*")
 
 
@@ -36,10 +43,11 @@ def _data() -> dict[str, dict[str, dict[str, Any]]]:
     data = datafile.load_parts(path, _PARTS, "CUDA names")
     for part in _PARTS:
         for name, entry in data[part].items():
-            if not _NAME.fullmatch(str(name)):
+            if not _NAME.fullmatch(str(name)) and not (part == "same_shape" and _QUALIFIED.fullmatch(str(name))):
                 raise GlossaryError(f"{path}: {part}.{name}: the key must be a C identifier")
             names = [entry["hip"], *entry["arguments"]] if part == "append" else []
-            types = [*entry["keep"], *entry["row_types"]] if part == "pointee" else []
+            types = [*entry["keep"], *entry["accepts"]] if part == "typed" else \
+                list(entry["accepts"]) if part == "maskless" else []
             if not all(isinstance(n, str) and _NAME.fullmatch(n) for n in names) or \
                     not all(isinstance(t, str) and _TYPE.fullmatch(t) for t in types):
                 raise GlossaryError(f"{path}: {part}.{name}: names and types must be C spellings")
@@ -53,9 +61,26 @@ def append() -> dict[str, dict[str, Any]]:
     return _data()["append"]
 
 
-def pointee() -> dict[str, dict[str, Any]]:
-    """CUDA name -> {keep, row_types, source}."""
-    return _data()["pointee"]
+def typed() -> dict[str, dict[str, Any]]:
+    """CUDA name -> {keep, accepts, any_cuda_type, source}."""
+    return _data()["typed"]
+
+
+def maskless() -> dict[str, dict[str, Any]]:
+    """*_sync shuffle -> {accepts, source}: value types its mask-less HIP form is proven for."""
+    return _data()["maskless"]
+
+
+def same_shape() -> dict[str, dict[str, Any]]:
+    """CUDA name -> {source}: approximate rows whose HIP call takes the CUDA arguments unchanged."""
+    return _data()["same_shape"]
+
+
+def proven_call(name: str) -> bool:
+    """Whether an approximate function row may be written at all: its call's shape and types are
+    handled by one of the parts above."""
+    data = _data()
+    return name in data["typed"] or name in data["append"] or name in data["same_shape"]
 
 
 def erase() -> dict[str, dict[str, Any]]:

@@ -12,9 +12,12 @@
   `__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)`, `atomicAdd_block(p, v)`
   `__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)`
   (glossary/translate/calls.yaml, `append`).
-- Cache-hinted loads by the declared pointee type (`pointee`): HIP declares __ldcg/__ldca/__ldcs for
-  __half and __half2, so there the CUDA name stays; a declared type neither spelling compiles for is
-  left and reported.
+- Calls whose HIP spelling compiles for some pointee types only (`typed`: the cache-hinted loads,
+  the block-scoped atomics): the row's spelling is written only for a pointee type the file
+  declares and the data lists as proven (or, for a function whose proven types cover every type
+  CUDA declares it for, at any site). HIP declares __ldcg/__ldca/__ldcs for __half and __half2, so
+  there the CUDA name stays. Anywhere else (a type the syntax does not show, or one no spelling is
+  proven for) the call keeps its CUDA name and gets a `// xlate:` note: unknown beats wrong.
 - A kernel passed to a cudaFunc* call or cudaLaunchKernel: CUDA's template overload takes the kernel
   itself, HIP's function a `const void*` (`function_address`).
 - `cudaGraphInstantiate(&e, g[, flags])`, CUDA 12's form, is hipGraphInstantiateWithFlags (the row
@@ -33,6 +36,7 @@ from tree_sitter import Node
 from xlate.translate import calldata
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.names import hip_name, writable_name
+from xlate.translate.notes import Notes
 from xlate.translate.pointee import Pointees
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -74,8 +78,9 @@ def call_of(name_node: Node | None) -> Node | None:
 
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap: Any, edits: Edits,
-            report: Report, options: Options, claimed: set[int]) -> None:
-    append, pointee, erase, fnaddr = calldata.append(), calldata.pointee(), calldata.erase(), calldata.function_address()
+            report: Report, options: Options, claimed: set[int], notes: Notes | None = None) -> None:
+    append, typed, erase, fnaddr = calldata.append(), calldata.typed(), calldata.erase(), calldata.function_address()
+    notes = notes if notes is not None else Notes()
     types: Pointees | None = None
     for o, entry in found:
         written = o[2]
@@ -104,9 +109,9 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
             _function_address(node, fnaddr[written]["index"], source, edits, report)
         if written in erase:
             continue  # erase_macros() below finds them, inside parse-error regions too
-        if written in pointee:
+        if written in typed:
             types = types or Pointees()
-            if _by_pointee(node, written, pointee[written], types, report, claimed):
+            if _by_pointee(node, written, typed[written], entry, types, report, claimed, notes, starts, options, smap):
                 continue  # the CUDA name stays: no arguments to add
         if written in append:
             _extra_arguments(node, append[written], entry, edits, report, options, smap)
@@ -166,22 +171,34 @@ def _extra_arguments(node: Node, spec: dict[str, Any], entry: Any, edits: Edits,
         report.rewritten[f"{target}-arguments"] += 1
 
 
-def _by_pointee(node: Node, written: str, spec: dict[str, Any], types: Pointees, report: Report,
-                claimed: set[int]) -> bool:
+def _by_pointee(node: Node, written: str, spec: dict[str, Any], entry: Any, types: Pointees, report: Report,
+                claimed: set[int], notes: Notes, starts: list[int], options: Options, smap: Any) -> bool:
     """True when the call keeps its CUDA name: HIP declares it for the argument's declared pointee
-    type, or neither spelling compiles for that type (then it is reported as left)."""
+    type, or the row's spelling is not proven for the type at this site (then a note says so)."""
+    target = hip_name(entry, options, smap)[0]
+    if target is None or target == written:
+        return False  # the row writes nothing here (or the same name): nothing to prove
     call = call_of(node)
     args = arguments(call) if call is not None else []
-    if len(args) != 1:
-        return False
-    pointed = types.of_argument(args[0])
-    if pointed is None or pointed in spec["row_types"]:
-        return False  # undeclared here: the row's answer; a type the row's spelling compiles for
-    claimed.add(node.start_byte)
-    if pointed in spec["keep"]:
+    pointed = types.of_argument(args[0]) if args else None
+    if pointed is not None and pointed in spec["keep"]:
+        claimed.add(node.start_byte)
         report.rewritten[f"{written}-kept-for-{pointed}"] += 1
-    else:
+        return True
+    if pointed is not None and pointed in spec["accepts"]:
+        return False  # proven for this type: the row's spelling (and its arguments) are written
+    if pointed is None and call is not None and spec["any_cuda_type"]:
+        return False  # proven for every type CUDA declares it for: whatever the type, it compiles
+    claimed.add(node.start_byte)
+    if pointed is not None:
         report.unknown[f"{written} on {pointed}"] += 1
+        why = f"{target} is not proven to compile for a pointer to {pointed}"
+    elif call is None:
+        why = f"{target} takes other arguments and the name is not called here"
+    else:
+        why = f"{target} compiles only for some pointee types and the type here is not declared in this file"
+    notes.add(starts, node.start_byte, f"kept {written}: {why}; port it by hand for the type used", report,
+              "call not proven for its types")
     return True
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,10 @@ _FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", 
 def translate_job(job: Any, smap: Any, options: Options, keep_text: bool = False) -> dict[str, Any]:
     """Read, translate and write one file; a plain dict comes back (it may cross a process boundary)."""
     from xlate import source_files
-    from xlate.translate import output
+    from xlate.translate import output, versions
     from xlate.translate.engine import translate_source
 
+    smap = versions.for_target(smap, options.rocm)  # the rows as the target ROCm version's headers have them
     res: dict[str, Any] = {"path": job.shown, "target": str(job.target) if job.target else None, "changed": False,
                            "errors": [], "report": Report(), "lines": 0, "text": None}
     scratch = source_files.empty_result(job.shown)
@@ -116,7 +118,7 @@ def _report_from_json(data: dict[str, Any]) -> Report:
 
 def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: bool = False, keep_extension: bool = False,
         options: Options | None = None, summary: str = "text", jobs: int | None = None, glossary: Path | None = None,
-        stdout: Any = None, stderr: Any = None) -> int:
+        stdout: Any = None, stderr: Any = None, verify: VerifySettings | None = None) -> int:
     from xlate import kb
     from xlate.translate import output
 
@@ -140,6 +142,23 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         from xlate.errors import report
 
         return report(exc, stderr)
+    # The target ROCm version and, with --verify, the compiler: settled before any file is written.
+    from xlate.errors import XlateError
+    from xlate.errors import report as report_error
+    from xlate.translate import versions
+
+    toolchain = commands = None
+    try:
+        if verify is not None:
+            from xlate.translate.verify import CompileCommands, find_toolchain
+
+            toolchain = find_toolchain(verify.arch, options.rocm)
+            commands = CompileCommands.load(verify.compile_commands) if verify.compile_commands else None
+            if options.rocm is None:
+                options = replace(options, rocm=toolchain.rocm)
+        options = replace(options, rocm=versions.target(smap, options.rocm))
+    except XlateError as exc:
+        return report_error(exc, stderr)
     if jobs and jobs > 0:
         workers = jobs
     else:  # workers only pay for themselves on enough source
@@ -166,11 +185,74 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
         total.merge(r["report"])
     changed = sum(1 for r in results if r["changed"])
     if summary == "text":
-        print(render_text(total, len(results) + len(plan_errors), changed, failed), file=stderr)
-    elif summary == "json":
-        print(json.dumps({"files": len(results) + len(plan_errors), "changed": changed, "errors": failed,
-                          **total.as_json()}, indent=1), file=stderr)
-    return EXIT_ERROR if failed else EXIT_OK
+        print(render_text(total, len(results) + len(plan_errors), changed, failed, options.rocm), file=stderr)
+    summary_json = {"files": len(results) + len(plan_errors), "changed": changed, "errors": failed,
+                    "rocm": options.rocm, **total.as_json()}
+    verifying = verify is not None and toolchain is not None and not failed
+    if summary == "json" and not verifying:
+        print(json.dumps(summary_json, indent=1), file=stderr)
+    if failed:
+        return EXIT_ERROR
+    if verifying:  # one JSON object: the translation's summary with "verify" added
+        assert verify is not None
+        return _verify(verify, toolchain, commands, planned, results, summary, stderr, summary_json)
+    return EXIT_OK
+
+
+@dataclass(frozen=True)
+class VerifySettings:
+    """--verify's choices: the GPU, the user's include folders and compile_commands.json."""
+
+    arch: str = "gfx942"
+    includes: tuple[Path, ...] = ()
+    compile_commands: Path | None = None
+    jobs: int | None = None  # clang processes at a time (default: up to 4); --jobs sets it as for translating
+
+
+def _verify(settings: VerifySettings, toolchain: Any, commands: Any, planned: list[Any],
+            results: list[dict[str, Any]], summary: str, stderr: Any, summary_json: dict[str, Any]) -> int:
+    """Compile the translated units; exit 1 when one does not compile (the answer is "no")."""
+    from xlate.errors import EXIT_FINDINGS
+    from xlate.translate import output
+    from xlate.translate import verify as vf
+
+    by_path = {r["path"]: r for r in results}
+    targets = [j.target for j in planned if j.target is not None]
+    root = Path(os.path.commonpath([str(Path(t).parent) for t in targets])) if targets else None
+    files: list[Any] = []
+    for job in planned:
+        r = by_path.get(job.shown)
+        if r is None:
+            continue
+        try:
+            if job.target is None:
+                original = job.source.read_bytes()
+                text = r["text"] if r["text"] is not None else original
+                rel = output.hip_name(job.source.name, False)
+            else:
+                backup = r.get("backup")
+                original = Path(backup).read_bytes() if backup else job.source.read_bytes()
+                text = Path(job.target).read_bytes()
+                rel = str(Path(job.target).relative_to(root)) if root else Path(job.target).name
+        except OSError as exc:
+            print(f"{job.shown}: warning: --verify cannot read it back: {exc.strerror or exc}", file=stderr)
+            continue
+        files.append(vf.Translated(job.source, rel, original, text))
+    includes = list(settings.includes)
+    # A file printed to stdout has no translated tree around it: its own folder (the CUDA headers
+    # beside it, untranslated) is searched after the user's folders.
+    includes += sorted({j.source.parent for j in planned if j.target is None})
+    verifier = vf.TreeVerifier(toolchain, files, includes, commands)
+    try:
+        result = verifier.run(jobs=max(1, min(os.cpu_count() or 1, 4)) if not settings.jobs else settings.jobs)
+    except OSError as exc:
+        print(f"error: --verify: {exc}", file=stderr)
+        return EXIT_ERROR
+    if summary == "json":
+        print(json.dumps({**summary_json, "verify": result.as_json()}, indent=1), file=stderr)
+    elif summary == "text":
+        print(vf.render_text(result), file=stderr)
+    return EXIT_OK if result.compiling == len(result.units) else EXIT_FINDINGS
 
 
 def main(argv: list[str]) -> int:
@@ -196,11 +278,26 @@ def main(argv: list[str]) -> int:
     p.add_argument("--summary", choices=["text", "json", "none"], default="text", help="summary by rule on stderr")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over (default: up to 4 when there is at least 256 KB of source, else 1)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
+    p.add_argument("--rocm", default=None, metavar="VERSION",
+                   help="the ROCm version to write for (major.minor, e.g. 6.4 or 7.0): version-specific spellings come from "
+                        "the rows' version facts (default: the newest the rows know; with --verify, the version of the headers)")
+    p.add_argument("--verify", action="store_true",
+                   help="compile each translated unit with clang against the ROCm headers and report, per file, the errors "
+                        "and which of them xlate's rewrites brought (exit 1 when a file does not compile)")
+    p.add_argument("--arch", default="gfx942", metavar="GFX", help="--verify's --offload-arch (default: gfx942)")
+    p.add_argument("-I", dest="includes", action="append", type=Path, default=[], metavar="DIR",
+                   help="--verify: another include folder (repeatable); the tree's own folders are always searched")
+    p.add_argument("--compile-commands", type=Path, default=None, metavar="FILE",
+                   help="--verify: take -I, -D and -std of each source from this compile_commands.json")
     args = p.parse_args(argv)
     options = Options(roc=args.roc, launch_syntax=args.launch_syntax, warp_sync=args.warp_sync,
-                      annotate=not args.no_annotate, runtime_include=not args.no_runtime_include)
+                      annotate=not args.no_annotate, runtime_include=not args.no_runtime_include, rocm=args.rocm)
+    verify = VerifySettings(args.arch, tuple(args.includes), args.compile_commands, args.jobs) if args.verify else None
+    if not args.verify and (args.includes or args.compile_commands):
+        print("error: xlate translate: -I and --compile-commands need --verify (see `xlate translate --help`)", file=sys.stderr)
+        return EXIT_ERROR
     processes.quiet_gc()
     return processes.interruptible(
         "xlate translate", "each file already written is complete (written atomically), the rest were not",
         lambda: run(args.paths, args.to, args.output, args.in_place, args.keep_extension, options, args.summary,
-                    args.jobs, args.glossary))
+                    args.jobs, args.glossary, verify=verify))

@@ -1,5 +1,6 @@
-"""The translator's data files under glossary/translate/ (macros.yaml, calls.yaml): read and checked
-the same way, so that a malformed file is a one-line GlossaryError naming the file and the entry."""
+"""The translator's data files under glossary/translate/ (macros.yaml, calls.yaml), read through the
+knowledge base: kb validates them with their models and caches the checked data by content, so a
+malformed file is a one-line GlossaryError naming the file and the entry."""
 
 from __future__ import annotations
 
@@ -7,33 +8,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from xlate import kb
+from xlate.errors import GlossaryError
+
 
 def data_path(name: str) -> Path:
-    from xlate.kb import glossary_root
-
-    return glossary_root() / "translate" / name
+    return kb.translate_data_path(name)
 
 
 def load_parts(path: Path, parts: Mapping[str, Mapping[str, type]], what: str) -> dict[str, dict[str, dict[str, Any]]]:
-    """The file's top-level mappings, exactly `parts`; each maps a `what` (a CUDA name) to an entry with
-    exactly the part's keys, each of its type. Checks particular to one file stay with its reader."""
-    import yaml
-
-    from xlate.errors import GlossaryError
-
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as exc:
-        raise GlossaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise GlossaryError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
-    if not isinstance(data, dict) or set(data) != set(parts):
+    """The file's top-level mappings, exactly `parts`, each mapping a `what` (a CUDA name) to an entry
+    with exactly the part's keys, as the file's model in kb checked them."""
+    data = kb.load_translate_data(path)
+    if set(data) != set(parts):  # the caller reads parts its file's model does not have
         raise GlossaryError(f"{path}: expected the mappings {', '.join(parts)}")
-    for part, keys in parts.items():
-        entries = data[part]
-        if not isinstance(entries, dict):
-            raise GlossaryError(f"{path}: `{part}` must map {what} to entries")
-        for name, entry in entries.items():
-            if not isinstance(entry, dict) or set(entry) != set(keys) or not all(isinstance(entry[k], t) for k, t in keys.items()):
-                raise GlossaryError(f"{path}: {part}.{name}: expected exactly {', '.join(keys)}")
     return data

@@ -7,11 +7,14 @@ follow, launches (which enclose other rewrites) come last, then the hazard comme
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors, widen
+from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors, versions, widen
 from xlate.translate.edits import Edits, line_starts
+from xlate.translate.notes import Notes
+from xlate.translate.pointee import Pointees
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -60,17 +63,34 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     edits = Edits(source)
     report = result.report
     claimed: set[int] = set()
+    notes = Notes()
 
-    settled = macros.rewrite(tree, source, edits, report, claimed)
-    calls.rewrite(found, source, starts, smap, edits, report, options, claimed)
-    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
+    # Names the file defines as its own functions keep their names everywhere in it (a user's
+    # `__ldcs` overload is not CUDA's), so their occurrences take part in no rewrite.
+    own = names.own_functions(found)
+    for name, fn in own.items():
+        notes.add_at(starts, fn.node, f"kept {name}: this file defines its own {name}; it and the calls that may "
+                     "reach it keep the name", report, "user-defined function")
+    inherited = {n: where for n, where in included_functions(shown, source, smap).items() if n not in own}
+    for o, _ in found:
+        if o[2] in inherited and o[6] is not None:
+            where, fn = inherited.pop(o[2])
+            notes.add_at(starts, o[6], f"kept {o[2]}: {where} defines its own {o[2]}, so the calls here that may "
+                         "reach it keep the name", report, "user-defined function")
+            own[o[2]] = names.OwnFunction(o[6], fn.pointees)
+    if own:
+        types = Pointees()
+        found = [(o, e) for o, e in found if o[2] not in own or _not_the_users(o[6], own[o[2]], e, types)]
+    settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
+    calls.rewrite(found, source, starts, smap, edits, report, options, claimed, notes)
+    calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     before_masks = set(claimed)
     settled |= masks.rewrite(view, smap, edits, report, options, claimed)
     settled |= widen.rewrite(view, smap, edits, report, options, claimed)
-    names.rewrite(found, source, starts, edits, report, options, claimed, smap)
+    names.rewrite(found, source, starts, edits, report, options, claimed, smap, notes)
     optin.rewrite(tree, found, source, starts, smap, edits, report, options, claimed - before_masks)
-    now = headers.rewrite(found, source, edits, report, options)
+    now = headers.rewrite(found, source, edits, report, options, tree, shown, notes, starts, smap)
     vectors.rewrite(tree, source, edits, report)
     if options.launch_syntax == "ggl":
         launch.rewrite(tree, source, edits, report)
@@ -82,6 +102,12 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     found_hazards = explain.run_rules(shown, source, tree, [o for o, _ in found], scratch, rules, locator)
     for err in scratch["errors"]:
         result.errors.append(_error(err["kind"], err["message"]))
+    notes.write(source, starts, edits, options.annotate)  # above any hazard comment of the same line
+    # --rocm: names kept as written that the target version's headers do not declare get the row's
+    # note for that version, in place of the generic XL090 finding (translate/versions.py)
+    noted = versions.annotate(found, source, starts, edits, report, options.rocm, options.annotate)
+    if noted:
+        found_hazards = [h for h in found_hazards if h["rule"] != "XL090" or (h["line"], h["column"]) not in noted]
     hazards.annotate(hazards.hip_hazards(found_hazards), source, starts, edits, report, settled, options.annotate)
 
     text = edits.apply()
@@ -90,6 +116,70 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     result.text = text
     result.changed = text != source
     return result
+
+
+def _not_the_users(node: Any, fn: Any, entry: Any, types: Any) -> bool:
+    """Whether a call of a name the project overloads provably calls CUDA's function, not the
+    project's: its first argument is a declared pointer to a type the data proves the HIP spelling
+    for (CUDA declares the function for it, so no project overload can take exactly that type under
+    nvcc) and which none of the project's non-template overloads names."""
+    from xlate.translate import calldata
+    from xlate.translate.calls import arguments, call_of
+
+    spec = calldata.typed().get(entry.symbol)
+    call = call_of(node)
+    args = arguments(call) if call is not None else []
+    if spec is None or fn.pointees is None or not args:
+        return False
+    pointed = types.of_argument(args[0])
+    return pointed is not None and pointed in spec["accepts"] and pointed not in fn.pointees
+
+
+# Per process: the real path of a file of the run -> the mapped functions it defines.
+_OWN_IN_FILE: dict[str, dict[str, Any]] = {}
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def included_functions(shown: str, source: bytes, smap: Any) -> dict[str, tuple[str, Any]]:
+    """Functions that the project's own headers included by this file (directly or through others of
+    the same run) define for mapped names: name -> (the header as included, names.OwnFunction).
+    Resolved through output.resolve_include, so only files of the run count; each is parsed once
+    per process."""
+    from xlate.translate import output
+
+    out: dict[str, tuple[str, Any]] = {}
+    seen: set[str] = set()
+    stack: list[tuple[str, bytes]] = [(shown, source)]
+    while stack:
+        including, text = stack.pop()
+        for m in _QUOTED_INCLUDE.finditer(text):
+            written = m.group(1).decode("utf-8", "replace")
+            path = output.resolve_include(including, written)
+            if path is None or path in seen:
+                continue
+            seen.add(path)
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                continue
+            for name, fn in _own_in_file(path, data, smap).items():
+                out.setdefault(name, (written, fn))
+            stack.append((path, data))
+    return out
+
+
+def _own_in_file(path: str, data: bytes, smap: Any) -> dict[str, Any]:
+    found_here = _OWN_IN_FILE.get(path)
+    if found_here is None:
+        from xlate.cuda import occurrences as oc
+        from xlate.cuda import prepare
+        from xlate.cuda.parser import parse
+
+        tree = parse(prepare.for_parsing(data))
+        found_here = names.own_functions(oc.find_entries(tree, data, smap))
+        _OWN_IN_FILE[path] = found_here
+    return found_here
 
 
 _HIP_RULES: list[Any] | None = None

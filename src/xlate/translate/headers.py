@@ -1,20 +1,29 @@
 """`#include` of CUDA headers rewritten to their HIP headers (by the header rows), duplicates
 dropped, and <hip/hip_runtime.h> added to CUDA sources that rely on nvcc's implicit runtime header.
+
+A library header's mapping is applied only together with the API it implies
+(glossary/translate/headers.yaml): where every name of that API the file uses stays NVIDIA's (no
+row maps it), or a __has_include test names the header, the CUDA include stays with a `// xlate:`
+note; where only some stay, the HIP header is written for the mapped calls and the note names the
+rest. Includes of other files of the tree follow their renames (`#include "kernels.cu"` becomes
+`"kernels.hip"` when kernels.cu is translated to kernels.hip in the same run).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from tree_sitter import Node, Tree
 
-from xlate.translate.edits import Edits
+from xlate.translate import datafile
+from xlate.translate.edits import Edits, line_starts
 from xlate.translate.names import hip_name, roc_name
+from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
-RUNTIME = "hip/hip_runtime.h"
 # Library families whose rows have rocBLAS-style second answers (HIPIFY's *_supported_by_ROC tables).
 ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
 # hip_runtime_api.h alone is not enough: it lacks the kernel language (threadIdx, __global__, launches)
@@ -37,9 +46,72 @@ def _path_node(include: Node) -> Node | None:
     return include.child_by_field_name("path")
 
 
-def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options) -> dict[str, int]:
+@lru_cache(maxsize=1)
+def apis() -> dict[str, re.Pattern[str]]:
+    """CUDA header -> the regex of the names of its API (glossary/translate/headers.yaml)."""
+    from xlate.errors import GlossaryError
+
+    path = datafile.data_path("headers.yaml")
+    data = datafile.load_parts(path, {"apis": {"match": str, "source": str}}, "CUDA headers")
+    out: dict[str, re.Pattern[str]] = {}
+    for header, entry in data["apis"].items():
+        try:
+            out[str(header)] = re.compile(entry["match"])
+        except re.error as exc:
+            raise GlossaryError(f"{path}: apis.{header}: match is not a regex: {exc}") from None
+    return out
+
+
+_QUALIFIED_NAME = re.compile(rb"\b[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+_NOT_CODE = frozenset({"comment", "string_literal", "string_content", "raw_string_literal", "char_literal",
+                       "system_lib_string", "escape_sequence"})
+
+
+def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, options: Options) -> tuple[bool, str | None]:
+    """(keep the CUDA include, why) for an include of `header`: kept where a __has_include test names
+    the header or where every name of its API the code uses stays NVIDIA's (no row maps it); where
+    only some stay, the HIP header is written (the mapped calls need it) and `why` names the rest."""
+    pattern = apis().get(header)
+    if pattern is None:
+        return False, None
+    if re.search(rb"__has_include\s*\(\s*[<\"]" + re.escape(header.encode()) + rb"[>\"]", source):
+        return True, f"a __has_include test names <{header}>"
+    if smap is None:
+        return False, None
+    at = tree.root_node.descendant_for_byte_range if tree is not None else None
+    left: list[str] = []
+    mapped = False
+    checked: set[str] = set()
+    for m in _QUALIFIED_NAME.finditer(source):
+        name = m.group(0).decode("utf-8", "replace")
+        if name in checked or not pattern.fullmatch(name):
+            continue
+        node = at(m.start(), m.end()) if at is not None else None
+        if node is not None and (node.type in _NOT_CODE or (node.parent is not None and node.parent.type in _NOT_CODE)):
+            continue
+        checked.add(name)
+        entry = smap.get(name)
+        why = hip_name(entry, options, smap)[1] if entry is not None else "unknown"
+        if why in ("ok", "same"):
+            mapped = True
+        else:
+            left.append(name)
+    if not left:
+        return False, None
+    shown = ", ".join(left[:3]) + (" ..." if len(left) > 3 else "")
+    return not mapped, f"no row maps {shown} to HIP"
+
+
+def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options,
+            tree: Tree | None = None, shown: str | None = None, notes: Notes | None = None,
+            starts: list[int] | None = None, smap: Any = None) -> dict[str, int]:
     """Rewrite include paths; returns each header the file now includes with the offset of its
     first include line (for the runtime header check)."""
+    notes = notes if notes is not None else Notes()
+    starts = starts if starts is not None else line_starts(source)
+    if shown is not None and tree is not None:
+        _renamed_includes(tree, source, shown, edits, report)
+    unported: dict[str, tuple[bool, str | None]] = {}
     included: dict[tuple[int, str], int] = {}  # (parent node id, header) -> count, for duplicates
     _unknown_cuda_headers(found, source, report)
     # Headers the file already includes by their HIP names (a file half ported by hand).
@@ -61,6 +133,16 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
                 continue
             (report.no_equivalent if why == "none" else report.unknown)[written] += 1
             continue
+        if written not in unported:
+            unported[written] = _unported_api(written, tree, source, smap, options)
+        keep, why_kept = unported[written]
+        if keep:
+            notes.add(starts, include.start_byte, f"kept <{written}>: {why_kept}; its HIP header {target} "
+                      "comes with porting those calls", report, "header kept with its API")
+            continue
+        if why_kept is not None:
+            notes.add(starts, include.start_byte, f"<{written}> -> <{target}> for the calls rows map; {why_kept}: "
+                      "those calls still need porting", report, "header mapped, some of its API left")
         parent = include.parent
         key = (parent.id if parent is not None else 0, target)
         raw = source[path.start_byte:path.end_byte]
@@ -78,6 +160,24 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
         if edits.add(path.start_byte, path.end_byte, quote_open + target.encode() + quote_close):
             report.rewritten["header"] += 1
     return now
+
+
+def _renamed_includes(tree: Tree, source: bytes, shown: str, edits: Edits, report: Report) -> None:
+    """`#include "x.cu"` of a file this run translates under another name: the new name."""
+    from xlate.translate.output import renamed_include
+
+    if b".cu" not in source:
+        return
+    for m in _ANY_INCLUDE.finditer(source):
+        written = m.group(1).decode("utf-8", "replace")
+        if not written.endswith(".cu"):
+            continue
+        new = renamed_include(shown, written)
+        if new is None or new == written:
+            continue
+        s, e = m.span(1)
+        if edits.add(s, e, new.encode()):
+            report.rewritten["include-of-renamed-file"] += 1
 
 
 # Include paths that are CUDA's by their spelling: reported when no header row answers them.

@@ -20,16 +20,14 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from xlate.translate import datafile
-from xlate.translate.edits import Edits
+from xlate.translate.edits import Edits, line_starts
+from xlate.translate.notes import Notes
 from xlate.translate.report import Report
 
-_CONDITIONS = {"preproc_if": "condition", "preproc_elif": "condition"}
 _IFDEF = ("preproc_ifdef", "preproc_elifdef")
-# Operators under which a macro's value only matters for its truth.
-_TRUTH_PARENTS = frozenset({"preproc_if", "preproc_elif", "parenthesized_expression"})
 
 
-_CONDITION_KEYS = {"hip": str, "test": str, "source": str}
+_CONDITION_KEYS = {"hip": str, "test": str, "pass": str, "source": str}
 _OPT_IN_KEYS = {"declares": list, "note": str, "source": str}
 _MACRO = re.compile(r"[A-Za-z_]\w*")
 
@@ -52,6 +50,8 @@ def _data() -> dict[str, dict[str, dict[str, Any]]]:
                 raise GlossaryError(f"{path}: {part}.{name}: names must be C identifiers")
             if part == "conditions" and entry["test"] != "truth":
                 raise GlossaryError(f"{path}: conditions.{name}: test must be `truth`")
+            if part == "conditions" and entry["pass"] not in ("both", "device"):
+                raise GlossaryError(f"{path}: conditions.{name}: pass must be `both` or `device`")
     return data
 
 
@@ -103,12 +103,23 @@ def _truth_only(node: Node) -> bool:
     return False
 
 
-def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: set[int]) -> set[tuple[int, int]]:
-    """Map the macros; returns the 1-based (line, column) of each one mapped (its hazard is settled)."""
+def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: set[int], notes: Notes | None = None,
+            starts: list[int] | None = None) -> set[tuple[int, int]]:
+    """Map the macros; returns the 1-based (line, column) of each one mapped (its hazard is settled).
+
+    A condition keeps its meaning or is kept whole: where a macro's value is compared anywhere in a
+    condition (`__CUDA_ARCH__ >= 800 || !defined(__CUDA_ARCH__)`), none of its tests in that
+    condition is rewritten, since mapping the defined() test alone while the comparison reads an
+    undefined macro (0) turns the condition around in one compilation pass. A test of a macro that
+    is defined in the device pass only (`pass: device`) gets a note saying which pass it selects."""
     macros = table()
     settled: set[tuple[int, int]] = set()
     if b"#" not in source:
         return settled
+    notes = notes if notes is not None else Notes()
+    starts = starts if starts is not None else line_starts(source)
+    planned = []
+    compared_in_chain: dict[int, set[str]] = {}
     for directive in _directive_nodes(tree, source):
         if directive.type in _IFDEF:
             name = directive.child_by_field_name("name")
@@ -116,21 +127,67 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report, claimed: se
         else:
             cond = directive.child_by_field_name("condition")
             targets = list(_identifiers(cond)) if cond is not None else []
-        for node, defined_test in targets:
+        chain = _chain_root(directive)
+        compared_in_chain.setdefault(chain, set()).update(
+            (n.text or b"").decode("utf-8", errors="replace") for n, d in targets if not d and not _truth_only(n))
+        planned.append((directive, targets, chain))
+    for directive, targets, chain in planned:
+        # An #elif reads the same macros as its #if: a comparison anywhere in the chain keeps them all.
+        compared = compared_in_chain[chain]
+        noted: set[str] = set()
+        for node, _defined in targets:
             claimed.add(node.start_byte)
             text = (node.text or b"").decode("utf-8", errors="replace")
             entry = macros.get(text)
             if entry is None:
                 continue
-            if defined_test or _truth_only(node):
+            if text not in compared:
                 if edits.add(node.start_byte, node.end_byte, entry["hip"].encode()):
                     report.rewritten["macro-condition"] += 1
                     row, col = node.start_point
                     settled.add((row + 1, len(source[node.start_byte - col:node.start_byte].decode("utf-8", "replace")) + 1))
-            else:
-                report.notes.append(f"{text}: its value is compared in a condition; left as written (HIP's {entry['hip']} counts something else)")
+                    if entry["pass"] == "device" and text not in noted:
+                        noted.add(text)
+                        which = "host" if _negated(node, directive) else "device"
+                        notes.add(starts, directive.start_byte,
+                                  f"{text} -> {entry['hip']}: this test selects the {which} compilation pass, as it did "
+                                  f"under nvcc ({entry['hip']} is defined in HIP's device pass only)", report,
+                                  "pass test mapped, meaning kept")
+            elif text not in noted:
+                noted.add(text)
                 report.unknown[f"{text} (value test)"] += 1
+                if all(not d and not _truth_only(n) for n, d in targets if n.text == node.text):
+                    continue  # compared only: explain's hazard comment (XL080/XL081) says what to do
+                message = (f"kept {text}: its value is compared in this condition (or its #if/#elif chain), so none of its tests here is "
+                           f"rewritten (mapping only its defined() test to {entry['hip']} would change what the "
+                           f"condition selects); HIP defines no {text}: decide by hand what it should select")
+                notes.add(starts, directive.start_byte, message, report, "value test of a CUDA macro")
+                report.notes.append(message)
     return settled
+
+
+def _chain_root(directive: Node) -> int:
+    """The byte offset of the `#if`/`#ifdef` that starts the directive's #if/#elif/#else chain."""
+    node = directive
+    while node.type in ("preproc_elif", "preproc_elifdef") and node.parent is not None \
+            and node.parent.type in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
+        node = node.parent
+    return node.start_byte
+
+
+def _negated(node: Node, directive: Node) -> bool:
+    """Whether the test of `node` is true when the macro is absent: under an odd number of `!`, or
+    in an `#ifndef`/`#elifndef`."""
+    if directive.type in _IFDEF:
+        first = directive.child(0)
+        return first is not None and b"ndef" in (first.text or b"")
+    flips = 0
+    n = node.parent
+    while n is not None and n != directive:
+        if n.type == "unary_expression" and n.child(0) is not None and n.child(0).type == "!":
+            flips += 1
+        n = n.parent
+    return flips % 2 == 1
 
 
 def _identifiers(node: Node) -> Any:

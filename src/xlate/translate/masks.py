@@ -3,7 +3,8 @@
 CUDA's 0xffffffff names every lane of a 32-lane warp; the call's meaning is "all lanes take part".
 HIP's wavefront has 64 lanes on CDNA, so the same literal names only half of it. Two safe spellings
 keep "all lanes": the mask-less HIP function (`__shfl_down(v, d)`, on every ROCm; its name comes
-from the row of CUDA's own mask-less function) or the _sync call with a 64-bit all-lanes mask
+from the row of CUDA's own mask-less function; for a shuffle only where the value's declared type is
+one the mask-less overloads are proven for) or the _sync call with a 64-bit all-lanes mask
 (ROCm 6.2 and later). A mask is "provably full" when it is the literal, `~0`/`~0u`, or a name
 declared once in the file as a const/constexpr (or #define) with that literal. Anything else is
 left for a human (explain's XL011 comment).
@@ -20,9 +21,11 @@ from xlate.cuda.source import SourceView
 from xlate.cuda.tree import call_arguments, call_name
 from xlate.rules.masks import FULL32, FULL64
 from xlate.rules.syntax import file_constants, int_literal, literal_suffix, strip_parens, text
+from xlate.translate import calldata
 from xlate.translate.edits import Edits
 from xlate.translate.names import writable_name
 from xlate.translate.options import Options
+from xlate.translate.pointee import Pointees
 from xlate.translate.report import Report
 
 # *_sync calls whose mask-less form HIP has on every ROCm release.
@@ -33,7 +36,6 @@ LEGACY = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_s
 # 32-bit mask), which needs ROCm 6.2 or later and the opt-in macro, as the rows say.
 MASK64_ONLY = ("__match_any_sync", "__match_all_sync")
 MASK64 = b"0xffffffffffffffffull"
-FIXES = ("XL010", "XL011")  # the hazards a fixed call no longer has
 
 
 def _full32(mask: Node, consts: dict[str, int] | None, src: SourceView) -> tuple[bool, dict[str, int] | None]:
@@ -58,18 +60,32 @@ def _defined_once(source: bytes, name: str) -> bool:
     return len(assignments) + len(defines) == 1
 
 
+def _maskless_proven(name: str, args: list[Node], types: Pointees) -> bool:
+    """Whether the mask-less HIP form is proven for the call's value: always for the votes (their
+    value is a predicate), for a shuffle only where the value is a variable the file declares with
+    a type calls.yaml (`maskless`) lists. Elsewhere the 64-bit mask keeps HIP's _sync template,
+    which takes every type CUDA's does."""
+    spec = calldata.maskless().get(name)
+    if spec is None:
+        return True
+    declared = types.of_argument_plain(args[1]) if len(args) > 1 else None
+    return declared is not None and declared in spec["accepts"]
+
+
 def _full64(mask: Node) -> bool:
     mask = strip_parens(mask)
     return int_literal(mask) == FULL64 or text(mask).replace(" ", "") in ("~0ull", "~0ULL")
 
 
-def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> set[int]:
+def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: Options,
+            claimed: set[int]) -> set[tuple[int, int]]:
     """Fix full-mask calls; returns the 1-based (line, column) of each mask argument the fix settles
     (explain reports XL010/XL011 at the mask itself)."""
     settled: set[tuple[int, int]] = set()
     if options.warp_sync == "keep" or b"_sync" not in src.source:
         return settled
     consts: dict[str, int] | None = None
+    types = Pointees()
     for call in src.calls((*LEGACY, *MASK64_ONLY)):
         args = call_arguments(call)
         name = call_name(call)
@@ -86,7 +102,7 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "identifier":
             continue
-        maskless = options.warp_sync == "legacy" and name in LEGACY
+        maskless = options.warp_sync == "legacy" and name in LEGACY and _maskless_proven(name, args, types)
         if maskless:
             target = writable_name(smap, LEGACY[name], options)
             if target is None or len(args) < 2:

@@ -1,16 +1,25 @@
 """Identifiers, types and enumerators renamed by the symbol rows, never by a guess.
 
 A row's HIP spelling is used only when the row is listed (kind "symbol"): names that a family's
-naming rule merely derives are reported as unknown and left as written.
+naming rule merely derives are reported as unknown and left as written. Two more things are never
+renamed, each with a `// xlate:` note: a function row whose HIP side is only `approximate` and whose
+call is not proven to keep its shape (glossary/translate/calls.yaml lists those that are; `cg::reduce`
+to `hipcub::WarpReduce` would call a class template as a function), and a name the file itself
+defines or declares as a function (`__device__ T __ldcs(const T* p)`): the user's function keeps its
+name, and so do its calls.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
+
+from tree_sitter import Node
 
 from xlate.kb import LAUNCH
+from xlate.translate import calldata
 from xlate.translate.edits import Edits, offset_of
+from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
 
@@ -46,11 +55,9 @@ def writable_name(smap: Any, cuda: str, options: Options) -> str | None:
 
 
 def side(entry: Any, name: str) -> dict[str, Any]:
-    """One side (hip, roc, ...) of the entry's symbol row, or {} when the row has none."""
-    row = getattr(entry, "row", None)
-    if not isinstance(row, dict):
-        return {}
-    return (row.get("sides") or {}).get(name) or {}
+    """One side (hip, roc, ...) of the entry's symbol row as JSON, or {} when the row has none."""
+    found = entry.side(name) if hasattr(entry, "side") else None
+    return found.json() if found is not None else {}
 
 
 def roc_name(entry: Any) -> str | None:
@@ -80,8 +87,77 @@ def occurrence_offset(o: Any, source: bytes, starts: list[int]) -> int:
     return offset_of(starts, source, o[0], o[1])
 
 
+def shape_unproven(entry: Any) -> bool:
+    """A function row whose HIP side is only approximate and whose call shape no data proves."""
+    row = getattr(entry, "row", None)
+    kind = row.get("kind") if isinstance(row, dict) else None
+    return entry.hip_relation == "approximate" and kind == "function" and not calldata.proven_call(entry.symbol)
+
+
+_DECLARATOR_PARENTS = frozenset({"function_definition", "declaration", "field_declaration", "template_declaration"})
+
+
+class OwnFunction(NamedTuple):
+    node: Node  # the first declaring token
+    # Pointee types of the first parameter over the file's overloads of the name (`floatX` for
+    # `T f(const floatX* p)`), or None where any argument may bind one (a template, a macro, a
+    # first parameter that is not a plain pointer).
+    pointees: frozenset[str] | None
+
+
+def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
+    """Names the file defines or declares as functions (or function-like macros) that some row maps.
+    Only the declarator's own name counts, and a declaration only where its parameters are typed
+    (`dim3 g(n)` declares a variable, not a function)."""
+    own: dict[str, OwnFunction] = {}
+    for o, _ in found:
+        node = o[6]
+        if node is None or node.type != "identifier":
+            continue
+        parent = node.parent
+        pointee: str | None = None
+        if parent is not None and parent.type == "preproc_function_def" and parent.child_by_field_name("name") == node:
+            pass
+        elif parent is None or parent.type != "function_declarator" or parent.child_by_field_name("declarator") != node:
+            continue
+        else:
+            holder = parent.parent
+            while holder is not None and holder.type in ("pointer_declarator", "reference_declarator"):
+                holder = holder.parent
+            if holder is None or holder.type not in _DECLARATOR_PARENTS:
+                continue
+            params = parent.child_by_field_name("parameters")
+            plist = [p for p in (params.named_children if params is not None else []) if p.type != "comment"]
+            typed = params is not None and all(p.type in ("parameter_declaration", "optional_parameter_declaration",
+                                                          "variadic_parameter_declaration") for p in plist)
+            if holder.type != "function_definition" and not typed:
+                continue
+            templated = holder.parent is not None and holder.parent.type == "template_declaration"
+            pointee = None if templated or not plist else _pointer_parameter(plist[0])
+        seen = own.get(o[2])
+        types = None if pointee is None else frozenset({pointee})
+        if seen is None:
+            own[o[2]] = OwnFunction(node, types)
+        else:
+            merged = None if seen.pointees is None or types is None else seen.pointees | types
+            own[o[2]] = OwnFunction(seen.node, merged)
+    return own
+
+
+def _pointer_parameter(param: Node) -> str | None:
+    """`floatX` for a parameter `const floatX* p` (one pointer level), else None."""
+    typ, decl = param.child_by_field_name("type"), param.child_by_field_name("declarator")
+    if typ is None or decl is None or decl.type not in ("pointer_declarator", "abstract_pointer_declarator"):
+        return None
+    inner = decl.child_by_field_name("declarator")
+    if inner is not None and inner.type not in ("identifier",):
+        return None
+    return " ".join((typ.text or b"").decode("utf-8", "replace").split()) or None
+
+
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,
-            options: Options, claimed: set[int], smap: Any = None) -> None:
+            options: Options, claimed: set[int], smap: Any = None, notes: Notes | None = None) -> None:
+    notes = notes if notes is not None else Notes()
     for o, entry in found:
         written = o[2]
         if written == LAUNCH or entry.kind == "header":
@@ -100,6 +176,11 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
             report.no_equivalent[written] += 1
             continue
         if why == "same" or target == written:
+            continue
+        if shape_unproven(entry):
+            caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
+            notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"
+                      + (f" ({caveat})" if caveat else "") + "; port this call by hand", report, "call shape differs")
             continue
         if written != entry.symbol:
             # Written through a namespace alias (cg::thread_block): keep the alias when the HIP

@@ -16,3 +16,6 @@ class Options:
     warp_sync: str = "legacy"
     annotate: bool = True  # put `// xlate: XL### ...` above lines that need a human
     runtime_include: bool = True  # add #include <hip/hip_runtime.h> to CUDA sources that lack it
+    # The ROCm version written for (major.minor): a row's version fact for it picks the spelling that
+    # version's headers declare. None until the command line settles it (the newest the rows know).
+    rocm: str | None = None

@@ -28,6 +28,57 @@ class PlanError(NamedTuple):
     message: str
 
 
+# The files of the current run that are written under another name (a .cu file as .hip): the real
+# path of each source -> its output's file name, and the folders the inputs were given as. Set by
+# plan(), read by renamed_include() while the files are translated (worker processes are forked
+# after planning, so they see it). The resolution below is deliberately small: the include's path
+# relative to the including file's folder, then relative to each input root.
+_RENAMED: dict[str, str] = {}
+_SOURCES: set[str] = set()  # the real path of every source of the run
+_ROOTS: list[str] = []
+
+
+def _candidates(including: str, written: str) -> list[str]:
+    if written.startswith("/"):
+        return [written]
+    out = [os.path.join(os.path.dirname(os.path.abspath(including)), written)]
+    return out + [os.path.join(root, written) for root in _ROOTS]
+
+
+def resolve_include(including: str, written: str) -> str | None:
+    """The real path of the file of this run that `#include "written"` in `including` names, or None
+    (a system header, a file outside the inputs)."""
+    if not _SOURCES:
+        return None
+    for path in _candidates(including, written):
+        real = os.path.realpath(path)
+        if real in _SOURCES:
+            return real
+    return None
+
+
+def renamed_include(including: str, written: str) -> str | None:
+    """The path to write in `#include "written"` of the file `including` when the included file is
+    translated under another name in this run (same folders, new file name); else None."""
+    real = resolve_include(including, written) if _RENAMED else None
+    new = _RENAMED.get(real) if real is not None else None
+    if new is None:
+        return None
+    head, _, _ = written.rpartition("/")
+    return f"{head}/{new}" if head else new
+
+
+def record_renames(jobs: list[Job], roots: list[str]) -> None:
+    """Remember the sources of this run, which of them get a new file name, and the input roots."""
+    _RENAMED.clear()
+    _SOURCES.clear()
+    _ROOTS[:] = [os.path.realpath(r) for r in roots]
+    for job in jobs:
+        _SOURCES.add(os.path.realpath(job.source))
+        if job.target is not None and job.target.name != job.source.name:
+            _RENAMED[os.path.realpath(job.source)] = job.target.name
+
+
 def hip_name(name: str, keep_extension: bool) -> str:
     if not keep_extension and name.endswith(".cu"):
         return name[:-3] + ".hip"
@@ -105,6 +156,7 @@ def plan(paths: list[str], out: str | None, in_place: bool, keep_extension: bool
         if key is not None:
             seen[key] = job.shown
         kept.append(job)
+    record_renames(kept, [p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths])
     return kept, errors, None
 
 

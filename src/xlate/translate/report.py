@@ -38,8 +38,9 @@ def _counts(c: Counter, limit: int | None = None) -> str:
     return text
 
 
-def render_text(report: Report, files: int, changed: int, errors: int) -> str:
-    lines = [f"translate: {files} file(s), {changed} changed, {errors} with errors"]
+def render_text(report: Report, files: int, changed: int, errors: int, rocm: str | None = None) -> str:
+    target = f" for ROCm {rocm}" if rocm else ""
+    lines = [f"translate{target}: {files} file(s), {changed} changed, {errors} with errors"]
     lines.append(f"  rewritten: {_counts(report.rewritten) or 'nothing'}")
     if report.fixed:
         lines.append(f"  fixed (mechanical, provably safe): {_counts(report.fixed)}")

@@ -1,0 +1,229 @@
+"""The translator's data files, `glossary/translate/macros.yaml` and `calls.yaml`: their models and
+their one reader.
+
+A file is validated with the pydantic models below once per content: the checked data is cached as
+JSON under its content hash, so a cold `translate` reads JSON and imports neither YAML nor pydantic
+unless the file changed. A malformed file is one GlossaryError line naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from xlate.errors import GlossaryError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = ["TRANSLATE_FILES", "load_translate_data", "translate_data", "translate_data_path", "translate_problems"]
+
+TRANSLATE_DIR = "translate"
+# file -> (its parts, what each part's keys are); the models are built on first need (pydantic).
+TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
+    "macros.yaml": (("conditions", "opt_in"), "macro names"),
+    "calls.yaml": (("append", "pointee", "erase", "function_address"), "CUDA names"),
+}
+CACHE_VERSION = 1
+
+_C_NAME = r"^[A-Za-z_]\w*$"
+_C_TYPE = r"^[A-Za-z_]\w*(?: [A-Za-z_]\w*)*$"
+
+
+def translate_data_path(name: str, root: Path | None = None) -> Path:
+    """Where one of the translator's files lives (`name`: macros.yaml or calls.yaml)."""
+    from xlate.kb._paths import glossary_root
+
+    return (root or glossary_root()) / TRANSLATE_DIR / name
+
+
+def _models() -> dict[str, type[BaseModel]]:
+    """The pydantic models of each file, keyed by file name."""
+    from typing import Annotated, Literal
+
+    from pydantic import (
+        BaseModel,
+        ConfigDict,
+        Field,
+        StringConstraints,
+        field_validator,
+    )
+
+    CName = Annotated[str, StringConstraints(pattern=_C_NAME)]
+
+    class Entry(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    class Condition(Entry):
+        """A CUDA macro that conditions test, and the HIP macro that answers for it."""
+
+        hip: str
+        test: Literal["truth"]
+        source: str
+
+        @field_validator("hip")
+        @classmethod
+        def _identifier(cls, value: str) -> str:
+            return _c_names([value])[0]
+
+    class OptIn(Entry):
+        """A HIP macro some ROCm releases need before they declare `declares`."""
+
+        declares: list[str]
+        note: str
+        source: str
+
+        @field_validator("declares")
+        @classmethod
+        def _identifiers(cls, value: list[str]) -> list[str]:
+            return _c_names(value)
+
+    class Append(Entry):
+        hip: str
+        arity: int = Field(ge=0)
+        arguments: list[str]
+        source: str
+
+        @field_validator("hip")
+        @classmethod
+        def _hip(cls, value: str) -> str:
+            return _c_names([value], "names and types must be C spellings")[0]
+
+        @field_validator("arguments")
+        @classmethod
+        def _arguments(cls, value: list[str]) -> list[str]:
+            return _c_names(value, "names and types must be C spellings")
+
+    class Pointee(Entry):
+        keep: list[str]
+        row_types: list[str]
+        source: str
+
+        @field_validator("keep", "row_types")
+        @classmethod
+        def _types(cls, value: list[str]) -> list[str]:
+            import re
+
+            if not all(re.fullmatch(_C_TYPE, t) for t in value):
+                raise ValueError("names and types must be C spellings")
+            return value
+
+    class Erase(Entry):
+        source: str
+
+    class FunctionAddress(Entry):
+        index: int = Field(ge=0)
+        source: str
+
+    class MacrosFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        conditions: dict[CName, Condition]
+        opt_in: dict[CName, OptIn]
+
+    class CallsFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        append: dict[CName, Append]
+        pointee: dict[CName, Pointee]
+        erase: dict[CName, Erase]
+        function_address: dict[CName, FunctionAddress]
+
+    return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile}
+
+
+def _c_names(values: list[str], message: str = "names must be C identifiers") -> list[str]:
+    import re
+
+    if not all(re.fullmatch(_C_NAME, v) for v in values):
+        raise ValueError(message)
+    return values
+
+
+def _message(error: Mapping[str, Any], model: type[BaseModel], what: str) -> str:
+    """One pydantic error as the file's reader says it: `part.entry: what is wrong`."""
+    loc = [str(x) for x in error.get("loc", ())]
+    part = loc[0] if loc else ""
+    if len(loc) >= 2 and error.get("type") in ("missing", "extra_forbidden") and len(loc) <= 3:
+        fields = model.model_fields[part].annotation.__args__[1].model_fields  # type: ignore[union-attr]
+        return f"{part}.{loc[1]}: expected exactly {', '.join(fields)}"
+    if len(loc) == 3 and loc[2] == "[key]":
+        return f"{part}.{loc[1]}: the key must be a C identifier"
+    text = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    if len(loc) == 1:
+        return f"`{part}` must map {what} to entries"
+    return f"{'.'.join(loc[:2])}: {text}" + (f" ({'.'.join(loc[2:])})" if len(loc) > 2 and "must be" not in text else "")
+
+
+def _validate(name: str, path: Path, shown: str) -> dict[str, Any]:
+    """The file read with YAML and checked with its model; GlossaryError (one line) when it is not right."""
+    import yaml
+    from pydantic import ValidationError
+
+    parts, what = TRANSLATE_FILES[name]
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as exc:
+        raise GlossaryError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise GlossaryError(f"{shown}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict) or set(data) != set(parts):
+        raise GlossaryError(f"{shown}: expected the mappings {', '.join(parts)}")
+    model = _models()[name]
+    try:
+        checked = model.model_validate(data)
+    except ValidationError as exc:
+        raise GlossaryError(f"{shown}: {_message(exc.errors()[0], model, what)}") from None
+    return checked.model_dump(mode="json")
+
+
+def load_translate_data(path: Path) -> dict[str, Any]:
+    """One of the translator's files (known by its name), checked, from the cache when its content
+    was checked before."""
+    import hashlib
+
+    from xlate.kb._paths import cache_dir, display_path, glossary_root, write_cache
+
+    name = path.name
+    if name not in TRANSLATE_FILES:
+        raise GlossaryError(f"{path}: not one of the translator's files ({', '.join(TRANSLATE_FILES)})")
+    shown = display_path(path, glossary_root())
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GlossaryError(f"{shown}: cannot read: {exc.strerror or exc}") from None
+    digest = hashlib.blake2b(raw, digest_size=16)
+    digest.update(Path(__file__).read_bytes())  # the models are part of what the cached data says
+    cached = cache_dir() / f"translate-{CACHE_VERSION}-{path.stem}-{digest.hexdigest()}.json"
+    try:
+        data = json.loads(cached.read_bytes())
+        if isinstance(data, dict):
+            return data
+    except (OSError, ValueError):
+        pass
+    data = _validate(name, path, shown)
+    write_cache(cached, json.dumps(data), replaces=f"translate-*-{path.stem}-*.json")
+    return data
+
+
+def translate_data(name: str, root: Path | None = None) -> dict[str, Any]:
+    """glossary/translate/<name>, checked: {part: {key: entry}}."""
+    return load_translate_data(translate_data_path(name, root))
+
+
+def translate_problems(root: Path) -> list[Any]:
+    """The translator's files as `glossary check` reports them: one Problem per malformed file."""
+    from xlate.kb._paths import display_path
+    from xlate.kb._yamlio import Problem
+
+    out = []
+    for name in TRANSLATE_FILES:
+        path = translate_data_path(name, root)
+        if not path.exists():
+            continue
+        try:
+            _validate(name, path, display_path(path, root))
+        except GlossaryError as exc:
+            shown, _, message = str(exc).partition(": ")
+            out.append(Problem(shown, 1, message))
+    return out
