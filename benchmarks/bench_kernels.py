@@ -76,7 +76,7 @@ def references() -> dict[str, dict]:
     ms = do_bench(lambda: y.copy_(x), warmup=50, rep=300, return_mode="median")
     out["copy"] = {"ms": ms, "value": 2 * x.numel() * 4 / (ms * 1e-3) / 1e9, "unit": "GB/s",
                    "what": "device-to-device copy of 1 GiB (read + write)"}
-    del x, y
+    x = y = None  # free the GiB before the next problem
     rows, cols = load("softmax").sizes["gpu"]
     x = torch.randn(rows, cols, device="cuda")
     ms = do_bench(lambda: torch.softmax(x, dim=1), warmup=50, rep=300, return_mode="median")
@@ -86,7 +86,7 @@ def references() -> dict[str, dict]:
     ms = do_bench(lambda: torch.nn.functional.rms_norm(x, (cols,), w, 1e-6), warmup=50, rep=300, return_mode="median")
     out["torch rms_norm"] = {"ms": ms, "value": (8 * x.numel() + 4 * cols) / (ms * 1e-3) / 1e9, "unit": "GB/s",
                              "what": f"torch.nn.functional.rms_norm({rows}x{cols} float32)"}
-    del x
+    x = None
     m, n, k = load("gemm").sizes["gpu"]
     a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
@@ -112,7 +112,7 @@ def write_record(name: str, rows: list[dict], refs: dict[str, dict], device: too
         "device": {"name": device.name, "driver": device.driver, "compute_capability": device.compute_capability},
         "sources": evidence.hashes(sorted(set(files)), kernels_root().parent),
         "references": {k: v for k, v in refs.items() if k in used}, "runs": rows,
-        "recorded_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "recorded_utc": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     path = evidence.evidence_dir() / f"bench--{name}--{evidence.slug(device.name)}.json"
     path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -72,7 +72,7 @@ def copy_reference() -> dict[str, Any]:
     y = torch.empty_like(x)
     ms = do_bench(lambda: y.copy_(x), warmup=50, rep=300, return_mode="median")
     value = 2 * x.numel() * 4 / (ms * 1e-3) / 1e9
-    del x, y
+    x = y = None  # free the inputs before the next problem
     torch.cuda.empty_cache()
     return {"ms": ms, "value": value, "unit": "GB/s", "what": "device-to-device copy of 1 GiB (read + write)"}
 
@@ -196,7 +196,7 @@ def triton_scan_rows(device: tools.Device, copy: dict, rng: np.random.Generator)
             fn(x, y, block=block, warps=warps)
             torch.cuda.synchronize()
             ok = check(ex, {"y": y.cpu().numpy()}, ref, None)
-            ms = float(do_bench(lambda: fn(x, y, block=block, warps=warps), warmup=50, rep=200,
+            ms = float(do_bench(lambda fn=fn, block=block, warps=warps: fn(x, y, block=block, warps=warps), warmup=50, rep=200,
                                 return_mode="median"))
         except Exception as exc:  # noqa: BLE001 - one variant's compile error is a row
             print(f"{'scan':<10} {label:<45} failed: {backends._one_line(exc)[:300]}", flush=True)

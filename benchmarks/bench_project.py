@@ -62,9 +62,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(HERE))
 
-from bench_vs_hipify import env, hipify_perl, load, timed, xlate_cmd
+from bench_vs_hipify import env, hipify_perl, load, timed, xlate_cmd  # noqa: E402  (beside this file)
 
-from xlate import hip_headers
+from xlate import hip_headers  # noqa: E402  (the checkout's package, put on the path above)
 
 MANIFEST = HERE / "corpus.yaml"
 STUBS = HERE / "stubs"

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from xlate import kb# noqa: E402
+from xlate import kb  # noqa: E402
 
 KEY_IN_TABLE = re.compile(r"`([a-z0-9-]+) ([a-z0-9_.]+)`")
 

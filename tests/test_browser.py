@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import re
 import shutil
 import subprocess
@@ -19,7 +20,8 @@ import pytest
 from conftest import REPO
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = REPO / "test-artifacts" / "browser"
+# Screenshots go here ($XLATE_SCREENSHOT_DIR, else a git-ignored folder of the checkout); the tests print it.
+ARTIFACTS = Path(os.environ.get("XLATE_SCREENSHOT_DIR") or REPO / "test-artifacts" / "browser")
 
 pytestmark = [
     pytest.mark.browser,
@@ -155,7 +157,11 @@ def facts(browser: object, server: str, site: Path) -> dict[str, dict]:
 def test_every_figure_is_drawn_at_a_real_size(facts: dict[str, dict]) -> None:
     drawn = [(rel, size) for rel, f in facts.items() for size in f["figures"]]
     small = [f"{rel}: {w}x{h}" for rel, (w, h) in drawn if w < 200 or h < 100]
-    assert len(drawn) >= 200, f"only {len(drawn)} figures drawn"
+    # The key-concept diagrams (their concept pages), the hardware page's three, the thread hierarchy.
+    assert len(drawn) >= 18, f"only {len(drawn)} figures drawn"
+    for page in ("glossary/execution-model/warp.html", "glossary/memory/shared-memory.html", "glossary/matrix/warp-mma.html",
+                 "glossary/execution-model/thread-block.html"):
+        assert facts[page]["figures"], f"{page}: its key-concept diagram is missing"
     assert small == [], "\n".join(small[:20])
 
 
@@ -199,12 +205,13 @@ def test_screenshots_of_the_main_pages(page: object, server: str, path: str, nam
     _shot(page, f"{name}-dark")
 
 
-# The ten vendor terms a newcomer types first, and the page each must land on.
+# The ten vendor terms a newcomer types first, and the page each must land on; a misspelling, and a GPU's name.
 FIRST_TERMS = [("wavefront", "execution-model/warp"), ("LDS", "memory/shared-memory"), ("mfma", "matrix/warp-mma"),
                ("__syncthreads", "synchronization/block-barrier"), ("hipMalloc", "host-api/device-malloc"),
                ("mx.eval", "host-api/lazy-evaluation"), ("ds_bpermute", "warp-ops/cross-lane-hardware"),
                ("wave64", "execution-model/warp-size"), ("simdgroup_matrix", "matrix/matrix-fragment-api"),
-               ("cudaMallocManaged", "memory/unified-memory")]
+               ("cudaMallocManaged", "memory/unified-memory"), ("wavefrnt", "execution-model/warp"),
+               ("sharde", "memory/shared-memory")]
 SAMPLE = 120  # concepts' own spellings checked per run, drawn with a fixed seed
 
 
@@ -235,6 +242,12 @@ def _lands(href: str | None, page: str) -> bool:
     return href is not None and urlparse(href).path.endswith("/glossary/" + page + ".html")
 
 
+def test_a_gpu_name_finds_its_spec_sheet(searcher: "_Search") -> None:
+    for query in ("M3 Ultra", "MI300X", "H100"):
+        href = searcher.first(query)
+        assert href is not None and urlparse(href).path.endswith("/hardware.html"), f"{query!r}: first result {href}"
+
+
 @pytest.fixture(scope="module")
 def searcher(browser: object, server: str) -> Iterator[_Search]:
     context = browser.new_context(viewport=VIEWPORT)
@@ -261,24 +274,25 @@ def test_first_search_result_for_each_concepts_own_spellings(searcher: _Search) 
     wrong = []
     for query, page in sample:
         href = searcher.first(query)
-        if not _lands(href, page.removeprefix("glossary/").removesuffix(".html")):
+        # A concept's spellings land on its page, a GPU's names on the hardware page (its spec sheet).
+        if href is None or not urlparse(href).path.endswith("/" + page):
             wrong.append(f"{query!r}: first {href}, wanted {page}")
     _shot(searcher.pg, "search-last-query")
     assert len(sample) >= 100
     assert wrong == [], f"{len(wrong)} of {len(sample)}:\n" + "\n".join(wrong)
 
 
-def test_concept_page_shows_table_first_and_diagram(page: object, server: str) -> None:
+def test_concept_page_opens_with_its_definition(page: object, server: str) -> None:
     page.set_viewport_size(VIEWPORT)
     page.goto(server + "glossary/warp-ops/warp-shuffle-down.html")
-    table = page.locator("article table").first
+    question = page.locator("article h2#what-is-it")
+    assert question.inner_text().startswith("What is")
+    definition = page.locator("article h2#what-is-it + p").bounding_box()["y"]
+    table = page.locator("article .xl-vendors table").first
     assert "HIP / ROCm" in table.inner_text() and "Metal" in table.inner_text()
-    # The table comes before the definition, and it starts on screen without scrolling.
-    top = table.bounding_box()["y"]
-    definition = page.locator("article .xl-vendors + p").bounding_box()["y"]
-    assert top < 400 and top < definition, f"cross-vendor table at {top} px, definition at {definition} px"
-    svg_box = page.locator("figure.xl-graph svg").bounding_box()
-    assert svg_box["width"] >= 200 and svg_box["height"] >= 100
+    # The definition first (on screen without scrolling), the equivalence line, then the table.
+    assert definition < 400 < table.bounding_box()["y"] or definition < table.bounding_box()["y"]
+    assert page.locator("article .xl-equiv").bounding_box()["y"] < table.bounding_box()["y"]
 
 
 def test_concept_snippet_highlights_the_matched_line(page: object, server: str) -> None:
@@ -302,9 +316,27 @@ def test_rosetta_filter_narrows_the_table(page: object, server: str) -> None:
     page.goto(server + "rosetta.html")
     rows = page.locator("#xl-rosetta tbody tr")
     total = rows.count()
-    page.locator("input.xl-filter").fill("shuffle")
-    visible = sum(1 for i in range(total) if rows.nth(i).is_visible())
-    assert 0 < visible < total
+
+    def shown(query: str) -> list[str]:
+        page.locator("input.xl-filter").fill(query)
+        return page.evaluate("() => [...document.querySelectorAll('#xl-rosetta tbody tr')].filter(r => r.offsetParent !== null"
+                             " && !r.querySelector('.xl-group-name')).map(r => r.cells[0].innerText.trim())")
+
+    got = shown("shuffle")
+    assert 0 < len(got) < total
+    # Aliases count and words are whole: wave64 is an alias of Warp size, named nowhere in its row's cells.
+    assert any(t.startswith("Warp size") for t in shown("wave64")), shown("wave64")
+    shown("warp")
+    # Whole words: every row left holds `warp` itself (in its cells or its other names), not only `warpgroup`.
+    partial = page.evaluate("""() => [...document.querySelectorAll('#xl-rosetta tbody tr')].filter(r => r.offsetParent !== null
+        && !r.querySelector('.xl-group-name')).filter(r => { const a = r.querySelector('a[data-aka]');
+        const text = (r.textContent + ' ' + (a ? a.getAttribute('data-aka') : '')).toLowerCase();
+        return !/(^|[^a-z0-9_])warp([^a-z0-9_]|$)/.test(text); }).map(r => r.cells[0].innerText)""")
+    assert partial == [], partial
+    # Rows by category, the most connected first: not alphabetical.
+    firsts = page.evaluate("() => [...document.querySelectorAll('#xl-rosetta tbody tr')].map(r => r.cells[0].innerText.trim())")
+    page.locator("input.xl-filter").fill("")
+    assert firsts != sorted(firsts, key=str.casefold) and firsts[0] == "Hardware"
 
 
 def test_hardware_roofline_draws_every_gpu(page: object, server: str, site: Path) -> None:
@@ -348,3 +380,121 @@ def test_every_internal_link_resolves(site: Path) -> None:
                 broken.append(f"{html.relative_to(site)} -> {link}")
     assert len(pages) > 150
     assert broken == [], "\n".join(broken[:30])
+
+
+# ---- A phone reader's checks: the pages a reader opens first, at a phone's and a laptop's width, light and dark.
+
+PHONE = {"width": 390, "height": 844}
+READER_PAGES = [("index.html", "home"), ("rosetta.html", "rosetta"), ("glossary/execution-model/warp.html", "concept-warp"),
+                ("glossary/memory/shared-memory.html", "concept-shared-memory"), ("glossary/matrix/warp-mma.html", "concept-warp-mma"),
+                ("glossary/hardware/tensor-core.html", "concept-tensor-core"), ("glossary/memory/unified-memory.html", "concept-unified-memory"),
+                ("rules/hardcoded-warp-size.html", "rule-hardcoded-warp-size"), ("kernels/index.html", "gallery"),
+                ("hardware.html", "hardware")]
+
+# What a reader would stumble on, measured in the browser after the theme's scripts ran.
+_READER = r"""() => {
+  const out = {pageScroll: document.documentElement.scrollWidth - innerWidth, brokenWords: [], smallText: [], outside: [],
+               overlaps: [], overflowing: []};
+  const article = document.querySelector('article.md-content__inner');
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  // Table cells: no word broken across lines, no word wider than its cell.
+  for (const cell of article.querySelectorAll('table td, table th')) {
+    if (!shown(cell) || cell.closest('.highlighttable')) continue;
+    if (cell.scrollWidth > cell.clientWidth + 1) out.overflowing.push(cell.innerText.slice(0, 40));
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const re = /[^\s,;]+/g; let m;
+      while ((m = re.exec(node.data))) {
+        const word = m[0];
+        const range = document.createRange(); range.setStart(node, m.index); range.setEnd(node, m.index + word.length);
+        // A word may break only after a hyphen or a slash (the browser's own break points).
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1 && !/[-/]/.test(word)) out.brokenWords.push(word);
+      }
+    }
+  }
+  // The concept table's cards and the figures stay inside the text column.
+  const column = article.getBoundingClientRect();
+  for (const e of article.querySelectorAll('.xl-vendors tr, figure')) {
+    const r = e.getBoundingClientRect();
+    if (shown(e) && (r.right > column.right + 1 || r.left < column.left - 1)) out.overflowing.push('sticks out: ' + e.textContent.slice(0, 40));
+  }
+  // Diagrams: text at 9 px or more on screen, inside the drawing, not on other text, inside its box.
+  for (const svg of article.querySelectorAll('svg.xl-svg')) {
+    if (!shown(svg)) continue;
+    const vb = svg.viewBox.baseVal, drawn = svg.getBoundingClientRect();
+    const scale = drawn.width / vb.width, name = (svg.getAttribute('aria-label') || '').slice(0, 40);
+    const rects = [...svg.querySelectorAll('rect')].map(r => r.getBBox()).filter(b => b.width > 12 && b.height > 12);
+    const boxes = [];
+    for (const t of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 8.95) out.smallText.push(`${name}: "${t.textContent}" ${px.toFixed(1)} px`);
+      // Drawn bounds in the drawing's units (a rotated axis title is measured as drawn).
+      const c = t.getBoundingClientRect();
+      const b = {x: vb.x + (c.left - drawn.left) / scale, y: vb.y + (c.top - drawn.top) / scale,
+                 width: c.width / scale, height: c.height / scale};
+      if (b.x < vb.x - 1 || b.y < vb.y - 1 || b.x + b.width > vb.x + vb.width + 1 || b.y + b.height > vb.y + vb.height + 1)
+        out.outside.push(`${name}: "${t.textContent}"`);
+      const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+      const around = rects.filter(r => cx > r.x && cx < r.x + r.width && cy > r.y && cy < r.y + r.height)
+                          .sort((p, q) => p.width * p.height - q.width * q.height)[0];
+      if (around && (b.x < around.x - 1 || b.x + b.width > around.x + around.width + 1))
+        out.outside.push(`${name}: "${t.textContent}" leaves its box`);
+      boxes.push([t.textContent, b]);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [ta, a] = boxes[i], [tb, b] = boxes[j];
+      const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+      const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+      // Glyph boxes include line spacing: a couple of units of touching is not an overlap.
+      if (w > 2 && h > 3) out.overlaps.push(`${name}: "${ta}" on "${tb}"`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def reader(browser: object, server: str) -> dict[tuple[str, int, str], dict]:
+    """Each reader page at each width and scheme: what the checks found; every view saved as a screenshot."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {ARTIFACTS}")
+    out = {}
+    for size in (PHONE, VIEWPORT):
+        context = browser.new_context(viewport=size)
+        pg = context.new_page()
+        pg.route("**/*", lambda route: route.continue_() if urlparse(route.request.url).hostname == "127.0.0.1"
+                 or route.request.url.startswith(("data:", "blob:")) else route.abort())
+        for path, name in READER_PAGES:
+            for scheme in ("light", "dark"):
+                pg.goto(server + path, wait_until="load")
+                if scheme == "dark":
+                    pg.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+                pg.wait_for_timeout(100)
+                out[(path, size["width"], scheme)] = pg.evaluate(_READER)
+                pg.screenshot(path=str(ARTIFACTS / f"{name}-{size['width']}-{scheme}.png"), full_page=size is PHONE)
+        context.close()
+    return out
+
+
+@pytest.mark.parametrize("check", ["pageScroll", "brokenWords", "overflowing", "smallText", "outside", "overlaps"])
+def test_a_phone_reader_and_a_laptop_reader_meet_no_layout_fault(reader: dict[tuple[str, int, str], dict], check: str) -> None:
+    faults = []
+    for (path, width, scheme), found in reader.items():
+        value = found[check]
+        if (check == "pageScroll" and value > 0) or (check != "pageScroll" and value):
+            faults.append(f"{path} at {width} px ({scheme}): {value if check == 'pageScroll' else value[:6]}")
+    assert len(reader) == len(READER_PAGES) * 4
+    assert faults == [], "\n".join(faults[:30])
+
+
+def test_concept_table_becomes_cards_on_a_phone(page: object, server: str) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(server + "glossary/hardware/tensor-core.html")
+    rows = page.locator("article .xl-vendors tbody tr")
+    assert rows.count() >= 4
+    boxes = [rows.nth(i).bounding_box() for i in range(rows.count())]
+    article = page.locator("article.md-content__inner").bounding_box()
+    # One card per backend, each the column's width, one under another; the caveat within the card.
+    assert all(b["width"] >= article["width"] - 40 and b["x"] + b["width"] <= article["x"] + article["width"] + 1 for b in boxes)
+    assert all(boxes[i]["y"] + boxes[i]["height"] <= boxes[i + 1]["y"] for i in range(len(boxes) - 1))

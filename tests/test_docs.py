@@ -23,7 +23,18 @@ def test_prose_escapes_html_and_keeps_code_spans() -> None:
     out = text.prose("a <script>x</script> and `__shfl_down_sync<T>` with __syncthreads")
     assert "<script>" not in out and "&lt;script&gt;" in out
     assert "`__shfl_down_sync<T>`" in out
-    assert r"\_\_syncthreads" in out
+    assert "`__syncthreads`" in out  # a code name written without backticks is spelled as code
+
+
+def test_code_names_in_prose_become_code_and_prose_stays_prose() -> None:
+    out = text.codify("num_warps sets warps; read threadExecutionWidth or [[threads_per_simdgroup]], call mx.eval() "
+                      "or cuda::pipeline, pass -mwavefrontsize64; cuBLAS on macOS, e.g. 1.5 TB/s on MI300X, thread-block")
+    for name in ("num_warps", "threadExecutionWidth", "[[threads_per_simdgroup]]", "mx.eval()", "cuda::pipeline",
+                 "-mwavefrontsize64"):
+        assert f"`{name}`" in out, name
+    for word in ("cuBLAS", "macOS", "e.g.", "1.5", "MI300X", "thread-block"):
+        assert f"`{word}" not in out, word
+    assert text.codify("a `tl.dot` span") == "a `tl.dot` span"  # existing code spans are left alone
 
 
 def test_generated_concept_page_has_the_cross_vendor_table(tmp_path: Path) -> None:
@@ -33,7 +44,8 @@ def test_generated_concept_page_has_the_cross_vendor_table(tmp_path: Path) -> No
     assert "| HIP / ROCm | wavefront" in page
     assert "approximate" in page and "64 lanes on CDNA." in page
     assert "[Thread block](../execution-model/thread-block.md)" in page
-    assert "<svg" in page and 'href="../execution-model/thread-block.html"' in page
+    assert "xlate-graph" not in page  # no relation drawing: it would repeat the Related list
+    assert "- Part of, see also: [Thread block](../execution-model/thread-block.md)" in page
     assert "rosetta.md" in pages and "glossary/execution-model/index.md" in pages
 
 
@@ -139,9 +151,10 @@ def test_navigation_lists_every_generated_page_after_its_index() -> None:
                    {"Hazards": ["rules/index.md", "rules/a.md"]}]
 
 
-def test_concept_page_starts_with_the_vendor_table_and_links_terms(tmp_path: Path) -> None:
+def test_concept_page_starts_with_the_definition_then_the_equivalence_then_the_table(tmp_path: Path) -> None:
     root = write_glossary(tmp_path)
     page = generate(root, tmp_path / "out")["glossary/execution-model/warp.md"]
     body = page.split("---\n", 2)[2].lstrip()
     assert body.startswith("# ")  # the heading first: engines take the title from it
-    assert page.index("| backend | term |") < page.index("The group of threads")
+    question = page.index("## What is a warp?")
+    assert question < page.index("The group of threads") < page.index("{: .xl-equiv }") < page.index("| backend | term |")

@@ -6,7 +6,7 @@ import markdown
 import pytest
 
 from conftest import REPO
-from xlate.docsgen import search, svg
+from xlate.docsgen import diagrams, search
 from xlate.docsgen.build import read_config
 
 material_search = pytest.importorskip("material.plugins.search.plugin")
@@ -36,9 +36,9 @@ def _sections(content: str) -> list[tuple[str | None, str, str]]:
 def _page() -> str:
     source = (REPO / "kernels" / "examples" / "vector-add" / "vector_add.cu").read_text(encoding="utf-8")
     code = "\n".join("    " + line if line else "" for line in source.splitlines())
-    drawing = svg.neighbourhood(svg.Node("Warp <lanes>", None, "execution-model"),
-                                [("part-of", svg.Node("Thread block", "../a.html", "execution-model")),
-                                 ("has part", svg.Node('Lane "id" & more', "../b.html", "execution-model"))])
+    drawing = diagrams._svg(300, 100, "Warp <lanes>", [
+        diagrams._box(0, 0, 140, 30, diagrams.Label("Thread block", "../a.html", False)),
+        diagrams._box(0, 40, 140, 30, diagrams.Label('Lane "id" & more', "../b.html", True))])
     # Hand-written drawing markup of the kinds a drawing may hold: attributes with `>`, whitespace runs.
     spaced = ('<svg width="10" height="10" aria-label="a > b"><text>one</text>\n  <text> two  three </text>'
               "<g>\n</g><text>four\nfive</text></svg>")

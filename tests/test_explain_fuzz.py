@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from explain_shape import check_document  # noqa: E402
-from xlate import explain
-from xlate import kb# noqa: E402
+from xlate import explain  # noqa: E402
+from xlate import kb  # noqa: E402
 from xlate.cuda.parser import parse  # noqa: E402
 from xlate.cuda.tree import Locator  # noqa: E402
 

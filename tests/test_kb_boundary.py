@@ -99,3 +99,11 @@ def test_the_walk_lets_kb_be_asked() -> None:
     ok = ('from xlate import kb\nsheet = kb.resolve_gpu("mi300x")\nroot = kb.glossary_root()\ng = kb.load_glossary(root)\n'
           'print(f"no spec sheet in glossary/gpus matches")\n')
     assert offences(ast.parse(ok)) == []
+
+
+def test_the_public_surface_lists_every_export() -> None:
+    import xlate.kb as kb_package
+
+    assert sorted(kb_package.__all__) == sorted(kb_package._EXPORTS)
+    for name in kb_package.__all__:
+        getattr(kb_package, name)  # each resolves to its private module's object

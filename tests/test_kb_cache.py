@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from xlate.kb import _index, _paths
+from xlate.kb import _paths
 
 
 @pytest.fixture
@@ -29,10 +29,10 @@ def _rewrite_keeping_stat_times(path: Path, text: str) -> None:
 
 def test_same_size_edit_with_the_old_mtime_changes_the_key(glossary: Path) -> None:
     first = _paths.content_key(glossary)
-    assert first == _index.content_hash(glossary)
+    assert first == _paths.content_hash(glossary)
     _rewrite_keeping_stat_times(glossary / "memory" / "a.yaml", "id: a\ntitle: secnd\n")
     second = _paths.content_key(glossary)
-    assert second != first and second == _index.content_hash(glossary)
+    assert second != first and second == _paths.content_hash(glossary)
 
 
 def test_a_racy_stamp_is_not_trusted(glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,7 +43,7 @@ def test_a_racy_stamp_is_not_trusted(glossary: Path, monkeypatch: pytest.MonkeyP
     (glossary / "memory" / "a.yaml").write_text("id: a\ntitle: secnd\n", encoding="utf-8")
     young = os.stat(glossary / "memory" / "a.yaml").st_mtime_ns
     monkeypatch.setattr(_paths, "_stat_signature", lambda root: (sig, young))  # the stamps look unchanged
-    assert _paths.content_key(glossary) == _index.content_hash(glossary) != first
+    assert _paths.content_key(glossary) == _paths.content_hash(glossary) != first
 
 
 def test_an_unchanged_old_glossary_is_not_hashed_again(glossary: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,5 +56,5 @@ def test_an_unchanged_old_glossary_is_not_hashed_again(glossary: Path, monkeypat
     def fail(root: Path) -> str:
         raise AssertionError("hashed again")
 
-    monkeypatch.setattr(_index, "content_hash", fail)
+    monkeypatch.setattr(_paths, "content_hash", fail)
     assert _paths.content_key(glossary) == key

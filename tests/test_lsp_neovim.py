@@ -76,7 +76,7 @@ vim.cmd("qa!")
 """
 
 CU = "__global__ void k(float* v) {\n    float x = __shfl_down_sync(0xffffffff, v[0], 16);\n}\n"
-HIP = "__global__ void k(float* x) {\n  if ((threadIdx.x & 31) == 0) x[0] = 1;\n}\n"
+HIP = "__global__ void k(float* x) {\n  float v = __shfl_xor(x[0], 1);\n  if ((threadIdx.x & 31) == 0) x[0] = v;\n}\n"
 METAL = "kernel void k(device uint* x) {\n  x[0] = x[1] & 31;\n}\n"
 
 

@@ -225,7 +225,7 @@ def _apply(text: str, edit: dict) -> str:
 def test_replace_actions_come_from_explains_occurrences(client: Client) -> None:
     uri = "file:///q.cu"
     client.open(uri, KERNEL)
-    diags = client.diagnostics(uri)
+    client.diagnostics(uri)  # the first pass has run
     lines = KERNEL.split("\n")
     # blockDim.x and cg::this_thread_block keep their spelling in HIP (or the row gives none): no
     # action may rewrite them into something else (a regex over the line made `blockDim` and

@@ -38,11 +38,11 @@ class FakeTTY(io.StringIO):
 
 def test_text_is_plain_when_not_a_terminal(results: list[dict]) -> None:
     out = io.StringIO()
-    text.write(results, out)
+    text.write(results, out, show_all=True)
     body = out.getvalue()
     assert not ANSI.search(body)
     assert "cudaMalloc" in body and "HIP: hipMalloc" in body
-    # the source line comes first, its equivalents on the lines below it
+    # with --all the source line comes first, its equivalents on the lines below it
     lines = body.splitlines()
     i = next(n for n, line in enumerate(lines) if "cudaMalloc(&dev" in line)
     assert "cudaMalloc" in lines[i + 1] and "HIP: hipMalloc" in lines[i + 1]
@@ -78,7 +78,7 @@ def test_text_backend_filter(results: list[dict]) -> None:
 
 
 def test_markdown(results: list[dict]) -> None:
-    body = markdown.render(results)
+    body = markdown.render(results, show_all=True)
     assert "| Line | CUDA | Concept | HIP | Metal |" in body
     assert "| 23 | `cudaMalloc` | " in body
     for r in results:
@@ -178,3 +178,74 @@ def test_sarif_says_when_the_rule_table_is_unavailable(results: list[dict], monk
     for res in run["results"]:
         rule = rules[res["ruleIndex"]]
         assert rule["id"] == res["ruleId"] and rule["helpUri"] == rule_url(res["properties"]["name"])
+
+
+def test_text_default_shows_what_differs_with_hazards_first(results: list[dict]) -> None:
+    out = io.StringIO()
+    text.write(results[:1], out)
+    body = out.getvalue()
+    r = results[0]
+    lines = body.splitlines()
+    # no source listing: only what differs, one line per symbol with the lines that use it
+    assert not any(re.match(r"^\s*\d+ \| ", line) for line in lines)
+    malloc = [line for line in lines if line.lstrip().startswith("cudaMalloc ")]
+    assert len(malloc) == 1 and "HIP: hipMalloc" in malloc[0]
+    uses = sorted({a["line"] for a in r["annotations"] if a["symbol"] == "cudaMalloc"})
+    assert ("line " if len(uses) == 1 else "lines ") + ", ".join(map(str, uses[:8])) in malloc[0]
+    # symbols that keep their name on HIP (and need no word there) share one line
+    same = [line for line in lines if line.startswith("same name on HIP")]
+    assert len(same) == 1 and "threadIdx" in same[0]
+    assert not any(line.lstrip().startswith("threadIdx ") for line in lines)
+    # hazards come before the symbols, each still in compiler style
+    first_hazard = next(i for i, line in enumerate(lines) if re.match(r"^\S+:\d+:\d+: XL\d+ ", line))
+    assert first_hazard < lines.index("differs:")
+    for h in r["hazards"]:
+        assert f"{r['path']}:{h['line']}:{h['column']}: {h['rule']} {h['name']} " in body
+
+
+def test_shared_advice_is_said_once_per_group() -> None:
+    tail = "Change every place together or none: a partial change double-counts the upper lanes"
+    messages = [f"lane index 'a' is wrong. {tail}", f"warp index 'b' is wrong too. {tail}"]
+    assert text.shared_advice(messages) == tail
+    assert text.shared_advice(messages[:1]) == ""
+    assert text.shared_advice(["x is bad: fix x", "y is bad: fix y"]) == ""  # no whole sentence in common
+
+
+def test_markdown_default_lists_each_symbol_once(results: list[dict]) -> None:
+    body = markdown.render(results[:1])
+    rows = [line for line in body.splitlines() if line.startswith("| ") and "`cudaMalloc`" in line]
+    assert len(rows) == 1
+    assert "Same name on HIP:" in body and "`threadIdx`" in body.split("Same name on HIP:")[1]
+    full = markdown.render(results[:1], show_all=True)
+    assert len([line for line in full.splitlines() if "`cudaMalloc`" in line and line.startswith("| ")]) > 1 or \
+        sum(1 for a in results[0]["annotations"] if a["symbol"] == "cudaMalloc") == 1
+
+
+def test_json_and_sarif_keep_full_data_and_the_project(results: list[dict]) -> None:
+    project = {"units": 1, "files": 1, "warp": {"decision": "mixed", "message": "m", "sites": ["a.cu:3"],
+                                                 "files": ["a.cu"], "warpsize_files": ["b.cu"]}}
+    out = io.StringIO()
+    json_render.write(results, out, project=project)
+    doc = json.loads(out.getvalue())
+    assert doc["project"] == project
+    assert sum(len(f["annotations"]) for f in doc["files"]) == sum(len(r["annotations"]) for r in results)
+    run = sarif.document(results, project)["runs"][0]
+    assert run["properties"]["xlateProject"] == project
+    assert len(run["results"]) == sum(len(r["hazards"]) for r in results)
+
+
+def test_text_default_writes_a_symbols_caveats_once_per_output(results: list[dict]) -> None:
+    twice = [results[0], {**results[0], "path": results[0]["path"] + ".copy"}]
+    first = {a["symbol"]: a for a in results[0]["annotations"]}
+    caveated = next(s for s, info in results[0]["symbols"].items() if any((info.get("caveats") or {}).values())
+                    and s in first and not text._is_same(info, s, first[s]["equivalents"], "all"))
+    out = io.StringIO()
+    text.write(twice, out)
+    body = out.getvalue()
+    cav = next(c for c in results[0]["symbols"][caveated]["caveats"].values() if c)
+    first_words = " ".join(cav.split()[:6])
+    once = io.StringIO()
+    text.write(results[:1], once)
+    # the second copy of the file adds no caveat text, only pointers back to it
+    assert body.count(first_words) == once.getvalue().count(first_words) >= 1
+    assert "(caveats above)" in body and "(caveats above)" not in once.getvalue()

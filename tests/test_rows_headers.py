@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -45,7 +45,7 @@ def _hip_sides() -> list[tuple[str, str, str]]:
 HIP_INCLUDES = ("hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _declared(include: Path, folder: str) -> frozenset[str]:
     return frozenset(re.findall(r"\w+", _header_text(include, folder)))
 

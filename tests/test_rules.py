@@ -212,7 +212,9 @@ const char* text = "__CUDA_ARCH__ wmma::fragment cg::this_grid() clock64() print
 def test_rules_survive_broken_and_empty_sources() -> None:
     """Sources with nothing to flag give no finding; a hazard deep in nesting, or after a syntax
     error, is still found where it is."""
-    deep = b"__global__ void k(int* x) { x[0] = " + b"(" * 5000 + b"threadIdx.x & 31" + b")" * 5000 + b"; }"
+    # warp code (a shuffle), so that its `threadIdx.x & 31` is a lane index
+    deep = (b"__global__ void k(int* x) { x[1] = __shfl_xor(x[1], 1); x[0] = " + b"(" * 5000 + b"threadIdx.x & 31"
+            + b")" * 5000 + b"; }")
     broken = b"__global__ void k( {\n  unsigned m = __ballot_sync(0xffffffff, 1);\n"
     expected: dict[bytes, set[tuple[int, str]]] = {
         b"": set(),
@@ -245,12 +247,16 @@ __global__ void k(float* x) {
   int l = t & 31;
   int m = x[0] > 0 ? 7 : 9;
   int q = m & 31;
-  x[l + q] = 0;
+  x[l + q] = __shfl_xor(x[0], 1);  // warp code: a 32 here is a warp width
 }
 """
     view = SourceView("taint.cu", source, parse(source))
     lines = {h.line for h in REGISTRY["XL001"].check(view)}
     assert lines == {4}
+    # Without a warp primitive the same `t & 31` only lays out data, and is not flagged.
+    data_only = source.replace(b"__shfl_xor(x[0], 1)", b"0")
+    view = SourceView("taint.cu", data_only, parse(data_only))
+    assert not list(REGISTRY["XL001"].check(view))
 
 
 def test_double_atomics_flagged_for_metal() -> None:

@@ -185,7 +185,7 @@ def test_hazard_comment_inside_a_macro_goes_above_the_macro() -> None:
 
 
 def test_no_annotate_counts_but_writes_no_comments() -> None:
-    code = "__global__ void k(int* o) { o[threadIdx.x % 32] = 1; }\n"
+    code = "__global__ void k(int* o) { o[threadIdx.x % 32] = __shfl_xor(o[0], 1); }\n"  # warp code: XL001
     text, rep = tr(code, annotate=False)
     assert "xlate:" not in text and rep["flagged"]
 

@@ -130,14 +130,15 @@ def _checked_rows() -> tuple[list[str], list[str]]:
     smap = kb.load_symbols()
     same, absent = [], []
     for name in smap.names():
-        side = (smap.get(name).side("hip") if smap.get(name) else None) or {}
-        if side.get("origin") != "override":
+        entry = smap.get(name)
+        side = entry.side("hip") if entry is not None else None
+        if side is None or side.origin != "override":
             continue
-        src = str(side.get("source") or "")
-        if side.get("relation") in ("same", "renamed") and ("rocm-6.4.0" in src or "release/19.x/clang" in src):
-            same.append(side["symbol"])  # the HIP spelling the row writes
-        for f in side.get("rocm") or ():
-            if f["version"] == "6.4" and not f.get("symbol"):
+        src = str(side.source or "")
+        if side.relation in ("same", "renamed") and ("rocm-6.4.0" in src or "release/19.x/clang" in src):
+            same.append(side.symbol)  # the HIP spelling the row writes
+        for f in side.rocm:
+            if f.version == "6.4" and not f.symbol:
                 absent.append(name)
     return same, absent
 

@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from xlate import kb
@@ -60,7 +60,7 @@ def translate_fixture_report(name: str, case: dict) -> tuple[str, dict[str, int]
     return _translated(name, tuple(case.get("args", [])))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translated(name: str, args: tuple[str, ...]) -> tuple[str, dict[str, int]]:
     path = FIXTURES / name
     result = translate_source(name, path.read_bytes(), kb.load_symbols(), options_for(list(args)))

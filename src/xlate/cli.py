@@ -12,7 +12,7 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, TypeVar
 
 import typer
 
@@ -54,7 +54,7 @@ def _refusals(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _root(path: Optional[Path]) -> Path:
+def _root(path: Path | None) -> Path:
     """The glossary folder the command reads; refused when it does not exist."""
     from xlate.kb import require_glossary
 
@@ -81,7 +81,7 @@ def lookup(ctx: typer.Context) -> None:
 
 @glossary_app.command("check")
 @_refusals
-def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
+def glossary_check(root: Path | None = GlossaryOption) -> None:
     """Validate every glossary file: schema, unique names and symbols, edges, URLs. Exit 1 on any problem."""
     from xlate.kb import run_check
 
@@ -90,7 +90,7 @@ def glossary_check(root: Optional[Path] = GlossaryOption) -> None:
 
 @glossary_app.command("schema")
 @_refusals
-def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
+def glossary_schema(root: Path | None = GlossaryOption) -> None:
     """Write glossary/schema.json from the models (editors validate YAML against it)."""
     from xlate import kb
 
@@ -102,8 +102,8 @@ def glossary_schema(root: Optional[Path] = GlossaryOption) -> None:
 def glossary_claims(
     show: str = typer.Option("missing", "--show", help="missing (claims without evidence), backed or all"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
-    max_missing: Optional[int] = typer.Option(None, "--max-missing", help="exit 1 if more claims than this lack evidence"),
-    root: Optional[Path] = GlossaryOption,
+    max_missing: int | None = typer.Option(None, "--max-missing", help="exit 1 if more claims than this lack evidence"),
+    root: Path | None = GlossaryOption,
 ) -> None:
     """List the non-trivial claims (numbers, versions, defaults, 'does not exist') and which carry evidence."""
     from xlate.kb import run_claims as run
@@ -117,7 +117,7 @@ def glossary_claims(
 @_refusals
 def glossary_import_hipify(
     tables: Path = typer.Argument(..., help="folder with HIPIFY's docs/tables/*.md and a PROVENANCE.md naming the source commit"),
-    root: Optional[Path] = GlossaryOption,
+    root: Path | None = GlossaryOption,
 ) -> None:
     """Import AMD's HIPIFY tables into glossary/symbols/hipify/ (rerunnable; overrides.yaml is never touched)."""
     from xlate import kb
@@ -134,7 +134,7 @@ def glossary_import_hipify(
 
 @glossary_app.command("fix-edges")
 @_refusals
-def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
+def glossary_fix_edges(root: Path | None = GlossaryOption) -> None:
     """Write the missing side of every one-sided see-also / contrasts-with edge."""
     from xlate.kb import fix_edges
 
@@ -148,7 +148,7 @@ def glossary_fix_edges(root: Optional[Path] = GlossaryOption) -> None:
 def path(
     source: str = typer.Argument(..., help="a concept id or any term for it"),
     target: str = typer.Argument(..., help="a concept id or any term for it"),
-    root: Optional[Path] = GlossaryOption,
+    root: Path | None = GlossaryOption,
 ) -> None:
     """Show how two concepts relate: the shortest chain of typed edges between them."""
     from xlate import kb
@@ -180,10 +180,10 @@ def path(
 @_refusals
 def compare(
     gpus: list[str] = typer.Argument(..., help="GPU ids or names: h100 mi300x m3-ultra ..."),
-    params: Optional[str] = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9"),
+    params: str | None = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9"),
     precision: str = typer.Option("bf16", "--precision", help="bf16, fp16 or fp8 (weights and peak rate)"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
-    root: Optional[Path] = GlossaryOption,
+    root: Path | None = GlossaryOption,
 ) -> None:
     """Spec sheets side by side: sourced figures, ridge points, decode bounds and GPUs needed to hold a model."""
     from xlate.compare import run
@@ -202,8 +202,8 @@ def lsp() -> None:
 @docs_app.command("generate")
 @_refusals
 def docs_generate(
-    root: Optional[Path] = GlossaryOption,
-    out: Optional[Path] = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
+    root: Path | None = GlossaryOption,
+    out: Path | None = typer.Option(None, "--out", help="folder to write into (default: build/generated-docs/)"),
 ) -> None:
     """Write the generated pages to a folder to read or diff them (mkdocs itself needs no generate step)."""
     from xlate.docsgen.build import DocsError, generate, repo_root
@@ -221,7 +221,7 @@ def docs_generate(
 @_refusals
 def docs_build(
     engine: str = typer.Option("mkdocs", help="mkdocs or zensical"),
-    site_dir: Optional[Path] = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
+    site_dir: Path | None = typer.Option(None, "--site-dir", help="output folder (default: site/)"),
 ) -> None:
     """Build the site (mkdocs --strict, or zensical) and say where it went."""
     from xlate.docsgen.build import DocsError, build
@@ -269,7 +269,7 @@ def translate(ctx: typer.Context) -> None:
 @glossary_app.command("coverage")
 @_refusals
 def glossary_coverage(
-    root: Optional[Path] = GlossaryOption,
+    root: Path | None = GlossaryOption,
     missing_only: bool = typer.Option(False, "--missing-only", help="list only concepts with backends lacking an example"),
 ) -> None:
     """List every code-level concept with the backends that have no demonstrating kernel example."""
@@ -283,7 +283,7 @@ def glossary_coverage(
 def kernels_run(
     name: str = typer.Argument(..., help="example name, e.g. reduction"),
     backend: str = typer.Option("cuda", "--backend", "-b", help="cuda, hip, triton, metal or mlx"),
-    size: Optional[str] = typer.Option(None, "--size", "-s", help="problem size, e.g. 1048576 or 4096x4096"),
+    size: str | None = typer.Option(None, "--size", "-s", help="problem size, e.g. 1048576 or 4096x4096"),
     iters: int = typer.Option(20, "--iters", help="timed repetitions (median reported)"),
     interpret: bool = typer.Option(False, "--interpret", help="Triton: run in the CPU interpreter even if a GPU is present"),
     no_record: bool = typer.Option(False, "--no-record", help="do not write evidence for GPU runs"),
@@ -297,7 +297,7 @@ def kernels_run(
 
 @kernels_app.command("verify")
 def kernels_verify(
-    only: Optional[list[str]] = typer.Argument(None, help="example names (default: all)"),
+    only: list[str] | None = typer.Argument(None, help="example names (default: all)"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
 ) -> None:
     """Run everything this machine can do and print the example x backend matrix of what was shown."""

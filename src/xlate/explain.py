@@ -51,10 +51,13 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
     from xlate.cuda.parser import ParseCancelled, parse
     from xlate.cuda.tree import Locator
 
+    from xlate.project import context as project_context
+
     result = empty_result(shown)
     _check_utf8(source, result)
     try:
-        tree = parse(prepare.for_parsing(source), deadline=deadline)
+        prepared = prepare.for_parsing(source)
+        tree = project_context.parsed(prepared) or parse(prepared, deadline=deadline)  # parsed once per tree
     except ParseCancelled:
         raise FileTimeout from None
     except Exception as exc:  # tree-sitter raises on resource exhaustion; the run goes on
@@ -67,7 +70,12 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
         result["errors"].append(_error("syntax", f"{what}; no annotations in this region", region.line, region.column,
                                        end_line=region.end_line, end_column=region.end_column))
     locator = Locator(tree)  # one cursor for the scanner and the rules (see cuda/tree.py)
-    found = oc.find_entries(tree, source, smap, lines, locator)
+    from xlate.project.names import filter_found
+
+    context = project_context.for_file(shown)
+    # Names found only through a library prefix that the user defines (`cudnn_handle`) are no API use.
+    found = filter_found(oc.find_entries(tree, source, smap, lines, locator), source, smap, locator,
+                         context.user_names if context is not None else frozenset())
     occurrences = [o for o, _ in found]
     symbols: dict[str, Any] = {}
     # One equivalents dict per symbol, shared by its annotations (read-only downstream): a large
@@ -82,7 +90,7 @@ def explain_source(shown: str, source: bytes, smap: Any, rules: list[Any] | None
             equivalents[symbol] = eq
         annotate({"line": o[0], "column": o[1], "symbol": symbol, "concept": o[3], "equivalents": eq})
     result["symbols"] = symbols
-    result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline)
+    result["hazards"] = run_rules(shown, source, tree, occurrences, result, rules, locator, deadline, context)
     return result
 
 
@@ -117,14 +125,14 @@ def row_sides(entry: Any) -> dict[str, Any]:
 
 
 def run_rules(shown: str, source: bytes, tree: Any, occurrences: list[Any], result: dict[str, Any], rules: list[Any] | None,
-              locator: Any = None, deadline: float | None = None) -> list[dict[str, Any]]:
+              locator: Any = None, deadline: float | None = None, context: Any = None) -> list[dict[str, Any]]:
     from time import monotonic
 
     from xlate.cuda.source import SourceView
 
     if rules is None:
         rules = load_rules(result)
-    view = SourceView(shown, source, tree, list(occurrences), locator)
+    view = SourceView(shown, source, tree, list(occurrences), locator, context)
     hazards: list[dict[str, Any]] = []
     for rule in rules:
         if deadline is not None and monotonic() > deadline:
@@ -328,10 +336,10 @@ def filter_backend(results: list[dict[str, Any]], backend: str) -> None:
 
 def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str | None = None,
         include: list[str] | None = None, exclude: list[str] | None = None, jobs: int | None = None,
-        out: Any = None, glossary: Path | None = None, file_timeout: float | None = FILE_TIMEOUT) -> int:
+        out: Any = None, glossary: Path | None = None, file_timeout: float | None = FILE_TIMEOUT,
+        show_all: bool = False) -> int:
     """The whole command: collect files, explain them, render, and return the exit status."""
     from xlate import kb
-    from xlate.cuda.files import collect
 
     out = out or sys.stdout
     if backend not in ("hip", "metal", "all"):
@@ -353,13 +361,19 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         from xlate.errors import report
 
         return report(exc)
-    targets, path_errors = collect(paths, include, exclude)
+    from xlate.project import session
+
+    # A folder or a compile_commands.json is a project: its files know each other's headers.
+    targets, path_errors, project = session.plan(paths, include, exclude)
     if not jobs or jobs <= 0:
         jobs = auto_jobs([t.path for t in targets])
     interactive = fmt == "text" and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     results = [{**empty_result(e.shown), "errors": [_error("missing" if "no such" in e.message else "read", e.message)]}
                for e in path_errors]
-    results += explain_targets(targets, smap, jobs=jobs, root=glossary, progress=interactive, timeout=file_timeout)
+    try:
+        results += explain_targets(targets, smap, jobs=jobs, root=glossary, progress=interactive, timeout=file_timeout)
+    finally:
+        summary = session.finish(project, results)
     filter_backend(results, backend)
     if fmt == "json":
         from xlate.render import json_ as renderer
@@ -369,7 +383,7 @@ def run(paths: list[str], backend: str = "all", fmt: str = "text", fail_on: str 
         from xlate.render import markdown as renderer  # type: ignore[no-redef]
     else:
         from xlate.render import text as renderer  # type: ignore[no-redef]
-    renderer.write(results, out, backend=backend)
+    renderer.write(results, out, backend=backend, project=summary, show_all=show_all)
     return exit_code(results, fail_on)
 
 
@@ -386,6 +400,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip files matching GLOB (repeatable)")
     p.add_argument("--jobs", "-j", type=int, default=None, metavar="N", help="processes to spread files over, this one included (default: one per idle CPU, up to 4, each with at least 48 KB of source)")
     p.add_argument("--glossary", type=Path, default=None, help="glossary folder (default: the project's glossary/)")
+    p.add_argument("--all", dest="show_all", action="store_true",
+                   help="text and markdown: show every annotation under its source line (default: hazards first, "
+                        "then only what differs, same-name mappings on one line per file)")
     p.add_argument("--file-timeout", type=_seconds, default=FILE_TIMEOUT, metavar="SECONDS",
                    help=f"report a file that takes longer than this as an error and go on (default {FILE_TIMEOUT:g}; 0: no limit)")
     args = p.parse_args(argv)
@@ -393,7 +410,7 @@ def main(argv: list[str]) -> int:
     return processes.interruptible(
         "xlate explain", "no output written for the files not yet explained",
         lambda: run(args.paths, args.backend, args.fmt, args.fail_on, args.include, args.exclude, args.jobs,
-                    glossary=args.glossary, file_timeout=args.file_timeout or None))
+                    glossary=args.glossary, file_timeout=args.file_timeout or None, show_all=args.show_all))
 
 
 def _seconds(raw: str) -> float:

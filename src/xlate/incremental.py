@@ -4,8 +4,9 @@ A CUDA file is a sequence of top-level pieces: functions, declarations, preproce
 inside one function at a time and at the file's declarations (constants, macros, aliases), so the
 findings of an unchanged function do not change while the declarations stay the same. After an edit,
 each changed piece is explained in a copy of the file that keeps the declarations and the functions
-the piece names (a launch needs its kernel's shared memory), without the other functions; a piece is
-explained again when a function it names changes. The rest comes from a cache.
+the piece names, directly or through other functions (a launch needs its kernel's shared memory, and
+whether a function is warp code depends on what its callees call), without the other functions; a
+piece is explained again when one of those functions changes. The rest comes from a cache.
 
 Where this would disagree with a whole-file pass, the quick pass declines (returns None) instead:
 - the declarations changed (their digest differs);
@@ -172,10 +173,22 @@ class _Calls:
         return found
 
     def of(self, p: Piece) -> list[Piece]:
+        """The functions `p` names, and those they name in turn: whether a function is warp code
+        depends on what its callees call (rules.warp.warp_functions), however deep."""
         if p.context:
             return []
-        names = self._words(p) & self.by_name.keys()
-        return [q for n in sorted(names) for q in self.by_name[n] if q is not p]
+        found: list[Piece] = []
+        seen = {id(p)}
+        todo = [p]
+        while todo:
+            cur = todo.pop()
+            names = self._words(cur) & self.by_name.keys()
+            for q in (q for n in sorted(names) for q in self.by_name[n]):
+                if id(q) not in seen:
+                    seen.add(id(q))
+                    found.append(q)
+                    todo.append(q)
+        return sorted(found, key=lambda q: q.start)
 
     def key(self, p: Piece) -> str:
         callees = self.of(p)

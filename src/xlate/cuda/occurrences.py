@@ -279,7 +279,7 @@ def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: 
     if entry is None:
         return None
     row = getattr(entry, "row", None)
-    kind = row.get("kind") if isinstance(row, dict) else None
+    kind = row.kind if row is not None else None
     fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown", kind)
     return text, entry, (raw.find(b"::") if b"::" in raw else len(raw)), fields
 

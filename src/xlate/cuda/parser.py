@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import tree_sitter_cuda
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Language, Parser, Tree
 
 
 @lru_cache(maxsize=1)

@@ -20,7 +20,18 @@ from tree_sitter import Node, Tree
 from xlate.cuda.names import identifiers
 from xlate.cuda.tree import NAME_TYPES, Locator, function_qualifiers
 
-__all__ = ["NAME_TYPES", "Occurrence", "SourceView", "parse_int", "word_spans"]
+__all__ = ["NAME_TYPES", "FileContext", "Occurrence", "SourceView", "parse_int", "word_spans"]
+
+
+class FileContext(NamedTuple):
+    """What a file's rules know from the rest of its project (see xlate.project): the integer
+    constants of the headers it includes (and of the `-D` flags that compile it), and the names of
+    the project's functions that use warp primitives (a call of one makes the caller warp code)."""
+
+    macros: dict[str, int] = {}
+    warp_functions: frozenset[str] = frozenset()
+    # Names the project defines itself (macros, guards, declarations): never a library's API.
+    user_names: frozenset[str] = frozenset()
 
 
 class Occurrence(NamedTuple):  # a tuple: thousands are built per large file, and tuples build fast
@@ -175,11 +186,14 @@ class SourceView:
     """
 
     __slots__ = ("path", "source", "tree", "occurrences", "locator", "_memo", "_functions", "_nested", "_xl_consts",
-                 "_xl_thread_vars", "_scratch", "_ascii", "_function_starts", "_enclosing", "_device_within")
+                 "_xl_thread_vars", "_scratch", "_ascii", "_function_starts", "_enclosing", "_device_within", "context")
 
     def __init__(self, path: str, source: bytes, tree: Tree, occurrences: list[Occurrence] | None = None,
-                 locator: Locator | None = None) -> None:
+                 locator: Locator | None = None, context: FileContext | None = None) -> None:
         self.path = path
+        # Constants and warp functions known from the other files of the project; empty for a file
+        # explained alone, whose rules then see only what it defines itself.
+        self.context = context if context is not None else FileContext()
         self.source = source
         self.tree = tree
         self.locator = locator if locator is not None else Locator(tree)

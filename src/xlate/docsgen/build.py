@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -92,21 +91,6 @@ def _in_fork(work: Callable[[], dict[str, str]]) -> Callable[[], dict[str, str]]
         return got if isinstance(got, dict) else work()
 
     return result
-
-
-_PLACEHOLDER = re.compile(r"<!--\s*xlate:(?P<what>[a-z-]+)(?P<args>[^>]*?)\s*-->")
-
-
-def fill_placeholders(markdown: str, g: Any) -> str:
-    """Replace `<!-- xlate:rosetta id id ... -->` with a table of those concepts drawn from the glossary."""
-    from xlate.docsgen import concepts
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group("what") == "rosetta":
-            return concepts.mini_rosetta(g, m.group("args").split())
-        return m.group(0)
-
-    return _PLACEHOLDER.sub(sub, markdown)
 
 
 def source_of(rel: str) -> str:
@@ -261,6 +245,8 @@ def stage(target: Path, root: Path | None = None) -> Path:
     target gets docs/ (hand-written pages, the generated pages, the home page's table filled in) and a
     mkdocs.yml with the full navigation and without `hooks:`. Returns the staged config file.
     """
+    from xlate.docsgen.placeholders import fill_placeholders
+
     repo = repo_root()
     if target.exists():
         shutil.rmtree(target)

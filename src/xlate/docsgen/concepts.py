@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
-from xlate.docsgen import snippets, svg, terms
-from xlate.docsgen.text import code, prose, prose_linked, table_cell
+from xlate.docsgen import snippets, terms
+from xlate.docsgen.text import attr, code, escape, prose, prose_linked, table_cell
 from xlate.kb import Glossary
 from xlate.kb import Category, Concept, Term
 
@@ -75,7 +76,11 @@ def headline(c: Concept) -> str:
         term = getattr(c.terms, backend)
         if term is None or term.relation.value == "none" or not term.names:
             continue
-        name = term.names[0]
+        # The vendor's word for it, not a code spelling (`rocwmma::mma_sync` is in the table below).
+        words = [n for n in term.names if not _looks_like_code(n)]
+        if not words:
+            continue
+        name = words[0]
         if all(name.casefold() != n.casefold() for n in names):
             names.append(name)
     return " · ".join(names)
@@ -158,9 +163,188 @@ def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tu
     return lines
 
 
+_MASS_ENDINGS = ("ing", "ion", "ity", "ism", "ence", "ance", "ncy", "sis", "memory", "ware", "ness", "work", "flow", "math",
+                 "ment", "code", "access", "pressure", "storage", "data", "i/o", "precision", "bandwidth", "assembly", "interop")
+_BRANDS = {"amd", "apple", "nvidia", "cuda", "hip", "rocm", "metal", "mlx", "triton", "hipify", "intel"}
+
+
+def what_is(c: Concept) -> str:
+    """'What is a warp?', 'What is shared memory?', 'What are warp-level primitives?': the question a
+    definition answers, from the title (the part before a parenthesis decides: an article for a
+    countable noun, none for a mass noun or a brand's name, 'are' for a plural)."""
+    title = c.title
+    main = title.split(" (", 1)[0].strip()
+    words = main.split()
+    first = words[0]
+    # A plain capitalised first word reads in lower case mid-sentence; names and acronyms keep theirs.
+    plain = first[:1].isupper() and first[1:] == first[1:].lower() and not any(ch.isdigit() for ch in first) \
+        and not any(w[:1].isupper() for w in words[1:])  # "Tensor Core" is a name: kept as written
+    shown = first[:1].lower() + title[1:] if plain and first.casefold() not in _BRANDS else title
+    last = words[-1].casefold()
+    if last.endswith("s") and not last.endswith(("ss", "us", "is")) and len(last) > 3:
+        return f"What are {shown}?"
+    acronym = first.isupper() or any(ch.isdigit() for ch in first)
+    if first.casefold() in _BRANDS or last.endswith(_MASS_ENDINGS) or (acronym and len(words) == 1):
+        return f"What is {shown}?"
+    if acronym:
+        article = "an" if first[0] in "AEFHILMNORSX" else "a"
+    else:
+        article = "an" if shown[:1].lower() in "aeio" else "a"
+    return f"What is {article} {shown}?"
+
+
+_FAMILY_WORDS = {"amd": "on"}
+
+
+def _widths(g: Glossary, backend: str) -> str:
+    """' (64 lanes on CDNA, 32 on RDNA)': the wave sizes the spec sheets give for a vendor's GPUs."""
+    vendor = {"cuda": "nvidia", "hip": "amd", "metal": "apple", "mlx": "apple"}.get(backend)
+    sizes: dict[int, list[str]] = {}
+    for spec in g.gpus.values():
+        if spec.vendor.value == vendor and spec.wave_size.value:
+            family = spec.architecture.split(" ")[0].rstrip("0123456789")
+            sizes.setdefault(int(spec.wave_size.value), [])
+            if family not in sizes[int(spec.wave_size.value)]:
+                sizes[int(spec.wave_size.value)].append(family)
+    if not sizes:
+        return ""
+    if len(sizes) == 1:
+        return f" ({next(iter(sizes))} lanes)"
+    parts = [f"{n}{' lanes' if i == 0 else ''} on {', '.join(sorted(f))}" for i, (n, f) in enumerate(sorted(sizes.items(), reverse=True))]
+    return " (" + ", ".join(parts) + ")"
+
+
+# Concepts whose equivalence line carries each vendor's wave size from the spec sheets.
+WAVE_SIZED = ("warp", "warp-size", "lane-id", "warp-ballot", "warp-active-mask")
+RELATION_SIGN = {"same": "=", "renamed": "=", "approximate": "≈"}
+
+
+def equivalence(g: Glossary, c: Concept) -> str:
+    """One line: CUDA's word = AMD's word ≈ Apple's word ... (Triton's, MLX's), '=' where the mapping is the
+    same or renamed, '≈' where approximate, each vendor's missing equivalent said last."""
+    shown, missing = [], []
+    for backend in ("cuda", "hip", "metal", "triton", "mlx"):
+        term = getattr(c.terms, backend)
+        if term is None:
+            continue
+        if term.relation.value == "none":
+            missing.append(BACKEND_TITLE[backend])
+            continue
+        word = (term.names or term.symbols or [c.title])[0]
+        spelled = code(word) if word in term.symbols and word not in term.names or _looks_like_code(word) else f"**{prose(word)}**"
+        widths = _widths(g, backend) if c.id in WAVE_SIZED else ""
+        sign = "" if not shown else f" {RELATION_SIGN[term.relation.value]} "
+        shown.append(f"{sign}{BACKEND_TITLE[backend]} {spelled}" + (f" {prose(widths.strip())}" if widths else ""))
+    if len(shown) < 2 and not missing:
+        return ""
+    line = "".join(shown)
+    if missing:
+        line += ("; " if shown else "") + "no equivalent in " + ", ".join(missing)
+    return line
+
+
+def _looks_like_code(word: str) -> bool:
+    from xlate.docsgen.text import codify
+
+    return codify(word) != word
+
+
+def _parts(g: Glossary) -> dict[str, list[Concept]]:
+    """For each concept, the concepts that are part of it (their part-of edges read backwards)."""
+    out: dict[str, list[Concept]] = defaultdict(list)
+    for part in g.concepts.values():
+        for e in part.relations:
+            if e.type.value == "part-of":
+                out[e.target].append(part)
+    return out
+
+
+def _rules_through_parts(g: Glossary, c: Concept, hazards: dict[str, list[tuple[str, str, str]]],
+                         parts: dict[str, list[Concept]] | None = None) -> list[tuple[str, str, str, str]]:
+    """The rules of a concept, then those of its parts (concepts that are part of it): the Warp page lists
+    the rules about warp size and lane ids. (name, code, summary, the part it comes through or '')."""
+    out = [(name, code_, summary, "") for name, code_, summary in hazards.get(c.id, [])]
+    seen = {name for name, *_ in out}
+    for part in (parts if parts is not None else _parts(g)).get(c.id, []):
+        for name, code_, summary in hazards.get(part.id, []):
+            if name not in seen:
+                seen.add(name)
+                out.append((name, code_, summary, part.id))
+    return sorted(out, key=lambda r: r[1])
+
+
+_DOC_HOSTS = {"docs.nvidia.com": "NVIDIA", "developer.nvidia.com": "NVIDIA", "rocm.docs.amd.com": "AMD ROCm",
+              "www.amd.com": "AMD", "gpuopen.com": "AMD GPUOpen", "developer.apple.com": "Apple", "triton-lang.org": "Triton",
+              "ml-explore.github.io": "MLX", "llvm.org": "LLVM", "github.com": "GitHub"}
+_SKIP_SEGMENTS = re.compile(r"^(?:en|latest|main|stable|docs?(?:-[\d.]+)?|html|build|projects|documentation|index|v?\d+(?:\.\d+)*)$", re.I)
+_ACRONYMS = {"cuda": "CUDA", "hip": "HIP", "rocm": "ROCm", "api": "API", "gpu": "GPU", "mlx": "MLX", "amd": "AMD", "lds": "LDS",
+             "cdna": "CDNA", "rdna": "RDNA", "ptx": "PTX", "sass": "SASS", "isa": "ISA", "msl": "MSL", "cpp": "C++", "hipify": "HIPIFY",
+             "nvcc": "NVCC", "mi300": "MI300", "smi": "SMI", "rccl": "RCCL", "nccl": "NCCL", "mps": "MPS", "llvm": "LLVM", "faq": "FAQ", "c": "C"}
+
+
+def doc_title(url: str, spellings: dict[str, str]) -> tuple[str, str]:
+    """(title, site) for a documentation link: the page's own name from its address, humanised, with
+    the section it points at; API names keep the spelling the concept's text gives them."""
+    from urllib.parse import unquote, urlparse
+
+    u = urlparse(url)
+    parts = [unquote(p) for p in u.path.split("/") if p]
+    segs = [re.sub(r"\.(?:html?|pdf|md)$", "", p) for p in parts]
+    segs = [p for p in segs if p and not _SKIP_SEGMENTS.match(p)]
+
+    def human(seg: str) -> str:
+        if seg.casefold() in spellings:
+            return spellings[seg.casefold()]
+        words = re.sub(r"^\d+[-_]", "", seg).replace("_", " ").replace("-", " ").split()
+        out = [_ACRONYMS.get(w.casefold(), w) for w in words]
+        text = " ".join(out)
+        if "." in seg:  # an API name (triton.Config): spelled as it is
+            return seg
+        return text[:1].upper() + text[1:] if text else seg
+
+    title = human(segs[-1]) if segs else u.netloc
+    if len(segs) > 1 and u.netloc == "developer.apple.com" and "/documentation/" in u.path:
+        title = f"{human(segs[-2])}: {title}"
+    else:
+        # The book a page belongs to, where its address names one ("cuda-programming-guide").
+        books = [p for p in segs[:-1] if len(re.split(r"[-_]", re.sub(r"^\d+[-_]", "", p))) >= 3]
+        if books:
+            title = f"{human(books[-1])}: {title}"
+    if u.fragment:
+        title += " › " + human(u.fragment)
+    if parts and parts[-1].lower().endswith(".pdf"):
+        title += " (PDF)"
+    site = _DOC_HOSTS.get(u.netloc, u.netloc.removeprefix("www."))
+    return title, site
+
+
+_MIXED_CASE = re.compile(r"\b[A-Za-z_]\w*?[A-Z]\w*")
+
+
+def _spellings(c: Concept) -> dict[str, str]:
+    """Every identifier-like word of a concept's text, by its casefolded spelling (for doc link titles)."""
+    texts = [c.summary] + [t.caveat or "" for t in (getattr(c.terms, b) for b in BACKEND_ORDER) if t is not None]
+    texts += [" ".join(t.symbols + t.names) for t in (getattr(c.terms, b) for b in BACKEND_ORDER) if t is not None]
+    return {w.casefold(): w for w in _MIXED_CASE.findall(" ".join(texts))}
+
+
+def _vendor_table(c: Concept) -> list[str]:
+    # A table on a wide screen; one card per backend on a phone (the stylesheet restacks the rows).
+    lines = ['<div class="xl-vendors" markdown="1">', "", "| backend | term | relation | caveat |", "|---|---|---|---|"]
+    for backend in BACKEND_ORDER:
+        term = getattr(c.terms, backend)
+        if term is None:
+            continue
+        since = f" (since {prose(term.since)})" if term.since else ""
+        lines.append(f"| {BACKEND_TITLE[backend]} | {_terms_spelled(term)} | {_relation(term)} | {table_cell(term.caveat or '')}{since} |")
+    return lines + ["", "</div>", ""]
+
+
 def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, linker: terms.Linker,
-                 rules: list[tuple[str, str, str]], via_parts: list[tuple[Concept, dict]],
+                 rules: list[tuple[str, str, str, str]], via_parts: list[tuple[Concept, dict]],
                  into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
+    from xlate.docsgen import diagrams
+
     lines = _front_matter(c) + [f"# {prose(headline(c))}", ""]
     meta = [f"[{CATEGORY_TITLE[c.category.value]}](index.md)"]
     also = list(dict.fromkeys(c.abbreviations + c.aliases))
@@ -169,55 +353,106 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, l
         shown = ", ".join(prose(a) for a in also[:5])
         meta.append("also called " + shown + (f" and [{len(also) - 5} more](#all-names)" if len(also) > 5 else ""))
     lines += [" · ".join(meta), "{: .xl-meta }", ""]
-    # The mapping first: it is what a reader comes for; the definition follows it.
-    lines += ['<div class="xl-vendors" markdown="1">', "", "| backend | term | relation | caveat |", "|---|---|---|---|"]
-    for backend in BACKEND_ORDER:
-        term = getattr(c.terms, backend)
-        if term is None:
-            continue
-        since = f" (since {prose(term.since)})" if term.since else ""
-        lines.append(f"| {BACKEND_TITLE[backend]} | {_terms_spelled(term)} | {_relation(term)} | {table_cell(term.caveat or '')}{since} |")
-    lines += ["", "</div>", "", prose_linked(c.summary, linker.for_concept(c)), ""]
+    # The idea first (a learner needs it before the mapping), then the one-line equivalence, then the table.
+    lines += [f"## {prose(what_is(c))} {{#what-is-it}}", "", prose_linked(c.summary, linker.for_concept(c)), ""]
+    line = equivalence(g, c)
+    if line:
+        lines += [line, "{: .xl-equiv }", ""]
+    lines += ["## In each vocabulary {#vocabulary}", ""]
+    lines += _vendor_table(c)
+    for drawing, caption in diagrams.for_concept(g, c.id):
+        lines += ['<figure class="xl-figure xl-key" markdown="0">', drawing, f"<figcaption>{attr(caption)}</figcaption>",
+                  "</figure>", ""]
     lines += _gallery(c, examples, kernels, via_parts)
     if rules:
         lines += ["## Portability hazards", "", "What `xlate explain` flags about it when CUDA code moves to another vendor:", ""]
-        lines += [f"- [{name}](../../rules/{name}.md) ({code_}): {prose(summary)}" for name, code_, summary in rules]
+        for name, code_, summary, through in rules:
+            via = ""
+            if through and through in g.concepts:
+                part = g.concepts[through]
+                via = f" (about its part [{prose(part.title)}]({_link_from_concept(part)}))"
+            lines.append(f"- [{prose(rule_title(name))}](../../rules/{name}.md) ({code_}){via}: {prose(summary)}")
         lines.append("")
     neighbours = _neighbours(g, c, into)
     if neighbours:
+        # One line per kind of relation; no drawing, which would only repeat this list.
         lines += ["## Related", ""]
+        by_label: dict[str, list[Concept]] = {}
         for label, target in neighbours:
-            lines.append(f"- {label}: [{prose(target.title)}]({_link_from_concept(target)})")
+            by_label.setdefault(label, []).append(target)
+        for label, targets in by_label.items():
+            links = ", ".join(f"[{prose(t.title)}]({_link_from_concept(t)})" for t in targets)
+            words = label.replace("-", " ")
+            lines.append(f"- {words[:1].upper() + words[1:]}: {links}")
         lines.append("")
-        center = svg.Node(c.title, None, c.category.value)
-        around = [(label, svg.Node(t.title, f"../{t.category.value}/{t.id}.html", t.category.value)) for label, t in neighbours]
-        lines += ['<figure class="xl-graph" markdown="0">', svg.neighbourhood(center, around), "</figure>", ""]
     lines += ["## Official documentation", ""]
+    # Only Apple's addresses spell API names in lower case (threadexecutionwidth): restored from the text.
+    apple = any("developer.apple.com/documentation" in u for b in BACKEND_ORDER if (t := getattr(c.terms, b)) for u in t.docs)
+    spellings = _spellings(c) if apple else {}
     for backend in BACKEND_ORDER:
         term = getattr(c.terms, backend)
         if term is None or not term.docs:
             continue
-        links = ", ".join(f"<{u}>" for u in term.docs)
-        lines.append(f"- {BACKEND_TITLE[backend]}: {links}")
+        links = []
+        for u in term.docs:
+            title, site = doc_title(u, spellings)
+            links.append(f'[{escape(title)}]({u}){{ title="{attr(u)}" }} <span class="xl-site">({escape(site)})</span>')
+        lines.append(f"- {BACKEND_TITLE[backend]}: " + "; ".join(links))
     lines.append("")
     if len(also) > 5:
         lines += ["## All names {#all-names}", "", ", ".join(prose(a) for a in also), ""]
     return "\n".join(lines)
 
 
-def _cell(term: Term | None) -> str:
+def rule_title(name: str) -> str:
+    from xlate.docsgen.rules import rule_title as title
+
+    return title(name)
+
+
+MAX_CELL_NAMES = 3  # a cell of the overview tables shows this many names; all are on the concept's page
+MAX_CELL_SYMBOL = 24
+
+
+def _cell(term: Term | None, short: bool = False) -> str:
     if term is None:
         return ""
-    spelled = _terms_spelled(term)
     if term.relation.value == "none":
         return '<span class="xl-rel xl-rel-none">none</span>'
+    spelled = _terms_spelled(term)
+    if short:
+        # Names first, then the symbols short enough for a narrow column (a long one, such as
+        # hipDeviceAttributeMultiprocessorCount, would widen its column for every row); all are counted.
+        symbols = [s for s in term.symbols if s not in term.names]
+        names = [prose(n) for n in term.names] + [code(s) for s in symbols if len(s) <= MAX_CELL_SYMBOL]
+        names = names or [code(s) for s in symbols[:1]]
+        hidden = len(term.names) + len(symbols) - len(names)
+        spelled = ", ".join(names[:MAX_CELL_NAMES])
+        hidden += max(0, len(names) - MAX_CELL_NAMES)
+        if hidden:
+            spelled += f" and {hidden} more"
     if term.relation.value in ("approximate",):
         return f"{spelled} {_relation(term)}"
     return spelled
 
 
-def _row(c: Concept, link: str) -> str:
-    cells = [f"[{prose(c.title)}]({link})"] + [_cell(getattr(c.terms, b)) for b in ("cuda", "hip", "metal", "triton")]
+def _aka(c: Concept) -> str:
+    """Every other name of a concept (aliases, abbreviations, each vendor's names and symbols), for the
+    Rosetta filter: an attribute of the row's link, read by the filter and not indexed as text."""
+    words = list(c.aliases) + list(c.abbreviations)
+    for b in BACKEND_ORDER:
+        t = getattr(c.terms, b)
+        if t is not None:
+            words += list(t.names) + list(t.symbols)
+    # A table cell ends at a pipe or a newline.
+    return " ; ".join(re.sub(r"[|\n]+", " ", w).strip() for w in dict.fromkeys(words))
+
+
+def _row(c: Concept, link: str, short: bool = False) -> str:
+    # The link as HTML: Markdown would read the names in the attribute (`__shared__` as bold text).
+    href = link[:-3] + ".html" if link.endswith(".md") else link
+    cells = [f'<a href="{attr(href)}" data-aka="{attr(_aka(c))}">{attr(c.title)}</a>'] + \
+        [_cell(getattr(c.terms, b), short) for b in ("cuda", "hip", "metal", "triton")]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -227,15 +462,27 @@ TABLE_HEAD = ["| concept | CUDA | HIP / ROCm | Metal / MLX | Triton |", "|---|--
 FOLDER_SOURCE = ["---", "source: glossary/", "---", ""]
 
 
-def category_page(category: Category, concepts: list[Concept], figure: str = "") -> str:
-    lines = ["---", f"source: glossary/{category.value}/", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
-             f"{len(concepts)} concepts. Approximate mappings are marked; "
+def weight(c: Concept, into: dict[str, list[tuple[str, Concept]]]) -> int:
+    """How central a concept is: its relations, both ways (the warp and shared memory before a niche
+    scheduling trick). Orders the rows of the category tables and the Rosetta table."""
+    return len(c.relations) + len(into.get(c.id, []))
+
+
+def by_weight(concepts: list[Concept], into: dict[str, list[tuple[str, Concept]]]) -> list[Concept]:
+    return sorted(concepts, key=lambda c: (-weight(c, into), c.title.casefold()))
+
+
+def category_page(category: Category, concepts: list[Concept], figure: str = "",
+                  into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
+    # No table of contents (the page has one table): its width goes to the table.
+    lines = ["---", f"source: glossary/{category.value}/", "hide: [toc]", "---", "", f"# {CATEGORY_TITLE[category.value]}", "",
+             f"{len(concepts)} concepts, the most connected first. Approximate mappings are marked; "
              "open a concept for the caveats and the official documentation.", ""]
     if figure:
         lines += ['<figure class="xl-figure" markdown="0">', figure, "</figure>", ""]
     lines += ['<div class="xl-long" markdown="1">', ""]
     lines += TABLE_HEAD
-    lines += [_row(c, f"{c.id}.md") for c in sorted(concepts, key=lambda c: c.title.casefold())]
+    lines += [_row(c, f"{c.id}.md", short=True) for c in by_weight(concepts, into or {})]
     return "\n".join(lines + ["", "</div>"]) + "\n"
 
 
@@ -251,15 +498,23 @@ def overview_page(by_category: dict[Category, list[Concept]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rosetta_page(concepts: list[Concept]) -> str:
-    # No table of contents (the page has no sections): its column goes to the table.
-    lines = ["---", "source: glossary/", "hide: [toc]", "---", "", "# Rosetta table", "",
-             "Every concept in one table. Type in the filter to narrow it, or use the site search. "
-             "The table scrolls inside its frame, its header row stays in view.", "",
-             '<input class="xl-filter" type="search" placeholder="filter: warp, LDS, simd_shuffle ..." '
+def rosetta_page(concepts: list[Concept], into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
+    # No sidebars (the page has no sections; the glossary is a click away in the tabs): their width goes to the table.
+    lines = ["---", "source: glossary/", "hide: [navigation, toc]", "---", "", "# Rosetta table", "",
+             "Every concept in one table, by category, the most connected concepts of each first. Type in the filter "
+             "to narrow it: it matches whole words of every name, alias and code symbol (`wave64`, `LDS`, "
+             "`simd_shuffle_down`). The table scrolls inside its frame; its header row and first column stay in view.", "",
+             '<input class="xl-filter" type="search" placeholder="filter: warp, LDS, wave64, simd_shuffle ..." '
              'aria-label="filter the table" data-target="xl-rosetta">', "", '<div id="xl-rosetta" class="xl-long" markdown="1">', ""]
     lines += TABLE_HEAD
-    lines += [_row(c, concept_path(c)) for c in sorted(concepts, key=lambda c: (c.category.value, c.title.casefold()))]
+    groups: dict[Category, list[Concept]] = defaultdict(list)
+    for c in concepts:
+        groups[c.category].append(c)
+    for cat in Category:
+        if not groups.get(cat):
+            continue
+        lines.append(f'| <span class="xl-group-name">{CATEGORY_TITLE[cat.value]}</span> | | | | |')
+        lines += [_row(c, concept_path(c), short=True) for c in by_weight(groups[cat], into or {})]
     lines += ["", "</div>"]
     return "\n".join(lines) + "\n"
 
@@ -269,13 +524,11 @@ def mini_rosetta(g: Glossary, ids: list[str], prefix: str = "") -> str:
     missing = [i for i in ids if i not in g.concepts]
     if missing:
         raise ValueError(f"unknown concept id(s) in a rosetta placeholder: {', '.join(missing)}")
-    head = ["| CUDA | HIP / ROCm | Metal / MLX | concept |", "|---|---|---|---|"]
-    rows = []
+    rows = ['<div class="xl-long xl-mini" markdown="1">', "", *TABLE_HEAD]
     for cid in ids:
         c = g.concepts[cid]
-        cells = [_cell(getattr(c.terms, b)) for b in ("cuda", "hip", "metal")]
-        rows.append("| " + " | ".join(cells) + f" | [{prose(c.title)}]({prefix}{concept_path(c)}) |")
-    return "\n".join(head + rows) + "\n"
+        rows.append(_row(c, f"{prefix}{concept_path(c)}", short=True))
+    return "\n".join(rows + ["", "</div>"]) + "\n"
 
 
 def rules_by_concept() -> dict[str, list[tuple[str, str, str]]]:
@@ -306,15 +559,16 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             if e.type.value in ("part-of", "uses", "implemented-by"):
                 via_parts[e.target] += [(part, ex) for ex in examples.get(part.id, [])]
     into = incoming(g)
+    parts = _parts(g)
     for c in g.concepts.values():
         by_category[c.category].append(c)
-        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, hazards.get(c.id, []),
+        out[concept_path(c)] = concept_page(g, c, examples.get(c.id, []), kernels, linker, _rules_through_parts(g, c, hazards, parts),
                                             via_parts.get(c.id, []), into)
     from xlate.docsgen import diagrams
 
     figures = {"execution-model": diagrams.thread_hierarchy(g, "../../")}
     for cat, items in by_category.items():
-        out[f"glossary/{cat.value}/index.md"] = category_page(cat, items, figures.get(cat.value, ""))
+        out[f"glossary/{cat.value}/index.md"] = category_page(cat, items, figures.get(cat.value, ""), into)
     out["glossary/index.md"] = overview_page(by_category)
-    out["rosetta.md"] = rosetta_page(list(g.concepts.values()))
+    out["rosetta.md"] = rosetta_page(list(g.concepts.values()), into)
     return out

@@ -8,8 +8,9 @@ from xlate.docsgen import svg
 from xlate.docsgen.text import prose, table_cell
 from xlate.kb import Glossary, GpuSheet
 
-VENDOR_COLOURS = {"nvidia": ["#76b900", "#4e7a00", "#a3d94c"], "amd": ["#ed1c24", "#a50f15", "#f4777c", "#7a0a0e"],
-                  "apple": ["#555555", "#999999"]}
+# One hue per GPU, far apart (a colour-blind-safe qualitative palette, readable on the light and the dark
+# background): two GPUs of one vendor (MI300X, MI325X) must not read as one line.
+PALETTE = ["#4e79a7", "#59a14f", "#9c755f", "#e15759", "#f28e2b", "#b07aa1", "#76b7b2", "#ff9da7", "#bab0ac", "#edc948"]
 SERVING_PARAMS = 405e9  # a 405-billion-parameter model, the size people ask about
 SERVING_PRECISION = "fp8"
 
@@ -42,7 +43,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             sources.append(url)
         return f"<sup>[{sources.index(url) + 1}](#src-{sources.index(url) + 1})</sup>"
 
-    head = "| | " + " | ".join(prose(s.name) for s in specs) + " |"
+    from xlate.docsgen.search import gpu_spellings
+
+    # Each GPU's column head is where a search for any of its names leads.
+    head = "| GPU | " + " | ".join("".join(f'<span id="{a}"></span>' for _, a in gpu_spellings(s)) + prose(s.name)
+                                   for s in specs) + " |"
     # The left sidebar would hold this one page: its width goes to the nine-GPU table instead.
     lines = ["---", "source: glossary/gpus/", "hide: [navigation]", "---", "", "# Hardware", "",
              f"{len(specs)} GPUs from the spec sheets in the glossary. Every figure links to its source; a dash means the "
@@ -63,14 +68,11 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         lines.append(f"| ridge point {precision} (FLOP/byte) | " + " | ".join(cells) + " |")
     lines += ["", "</div>", ""]
 
-    series, counters = [], {v: 0 for v in VENDOR_COLOURS}
+    series = []
     for s in specs:
         peak, bw = s.value("bf16_dense_tflops"), s.value("memory_bandwidth_tbs")
         if bw:  # a GPU without a published peak still has its memory roof
-            colours = VENDOR_COLOURS.get(s.vendor, ["#333"])
-            colour = colours[counters.get(s.vendor, 0) % len(colours)]
-            counters[s.vendor] = counters.get(s.vendor, 0) + 1
-            series.append(svg.RooflineSeries(s.name, peak or None, bw, colour))
+            series.append(svg.RooflineSeries(s.name, peak or None, bw, PALETTE[len(series) % len(PALETTE)]))
     no_peak = [s.name for s in specs if s.value("memory_bandwidth_tbs") and not s.value("bf16_dense_tflops")]
     lines += ["## Rooflines (dense BF16)", "",
               "A kernel whose arithmetic intensity sits left of a GPU's ridge point is limited by memory bandwidth on it; "
@@ -111,6 +113,12 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         lines += ["## Notes", ""] + [f"- **{prose(name)}**: {table_cell(note)}" for name, note in notes] + [""]
     lines += ["## Sources", ""]
     # One list item per source, the anchor inside the item (an anchor before the number ends the list).
-    lines += [f'{i}. <a id="src-{i}"></a><{url}>' for i, url in enumerate(sources, 1)]
+    from xlate.docsgen.concepts import doc_title
+    from xlate.docsgen.text import attr, escape
+
+    for i, url in enumerate(sources, 1):
+        title, site = doc_title(url, {})
+        lines.append(f'{i}. <a id="src-{i}"></a>[{escape(title)}]({url}){{ title="{attr(url)}" }} '
+                     f'<span class="xl-site">({escape(site)})</span>')
     lines.append("")
     return {"hardware.md": "\n".join(lines)}

@@ -38,6 +38,7 @@ if _loaded is not None and not Path(_loaded.__file__ or "").resolve().is_relativ
 
 from xlate import kb  # noqa: E402
 from xlate.docsgen import build as _build  # noqa: E402
+from xlate.docsgen.placeholders import fill_placeholders  # noqa: E402
 
 assert Path(_build.__file__).resolve().is_relative_to(_SRC), f"xlate imported from {_build.__file__}, not {_SRC}"
 
@@ -97,7 +98,7 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def _fill_placeholders(markdown: str, page: Any, config: Any, files: Any) -> str:
-    return _build.fill_placeholders(markdown, _state["glossary"])
+    return fill_placeholders(markdown, _state["glossary"])
 
 
 def _known_rendering(markdown: str, page: Any, config: Any, files: Any) -> str:

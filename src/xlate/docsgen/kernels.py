@@ -68,7 +68,10 @@ def _symbol_cell(ex: Any, backend: str, symbol: str, present: list[str]) -> str:
         line = _line_of(_tab_path(ex, owner), symbol)
         if line is not None:
             where = "" if owner == backend else f" in {BACKEND_TITLE.get(owner, 'the Metal host')}"
-            return f"{code(symbol)} [line {line}{where}](#__codelineno-{present.index(owner)}-{line})"
+            # Written as HTML, not a Markdown link: mkdocs checks Markdown links against the anchors it
+            # collects, and the code blocks' line anchors are added by the highlighter after it looked.
+            return f'{code(symbol)} <a href="#__codelineno-{present.index(owner)}-{line}">line {line}{where}</a>'
+
     return code(symbol)
 
 
@@ -208,23 +211,53 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     evidence = _evidence(records)
     bench = _bench(records)
     out: dict[str, str] = {}
-    rows = ["| example | " + " | ".join(BACKEND_TITLE[b] for b in BACKENDS) + " | H200 evidence |",
-            "|---|" + "---|" * (len(BACKENDS) + 1)]
+    # One row per example: what it teaches, then how far each backend's file was taken (run on a GPU,
+    # compiled and its assembly read, interpreted on the CPU, or only written), strongest first.
+    rows = ['<div class="xl-long xl-gallery" markdown="1">', "",
+            "| example | what it shows | how far each backend's file was taken |", "|---|---|---|"]
+    labels = {"gpu": "run on a GPU", "asm": "compiled, assembly read", "cpu": "run on the CPU", "none": "written, not run here"}
     for name in found:
         try:
             ex = load(name, kernels_root)
         except ExampleError:
             continue  # `xlate glossary check` reports broken examples
         out[f"kernels/{name}.md"] = _page(ex, evidence, bench, g)
-        marks = ["yes" if ex.has(b) else "—" for b in BACKENDS]
-        ran = [BACKEND_TITLE[b] for b in BACKENDS if (name, b) in evidence]
-        rows.append(f"| [{prose(ex.title)}]({name}.md) | " + " | ".join(marks) + f" | {', '.join(ran) or '—'} |")
-    intro = ["# Kernel gallery", "",
+        levels: dict[str, list[str]] = {"gpu": [], "asm": [], "cpu": [], "none": []}
+        for b in BACKENDS:
+            if not ex.has(b):
+                continue
+            record = evidence.get((name, b))
+            if record:
+                device = (record.get("device") or {}).get("name", "a GPU")
+                levels["gpu"].append(f"{BACKEND_TITLE[b]} ({prose(_short_device(device))})")
+            elif b in ("cuda", "hip"):
+                levels["asm"].append(BACKEND_TITLE[b])
+            elif b in ("triton", "mlx"):
+                levels["cpu"].append(BACKEND_TITLE[b])
+            else:
+                levels["none"].append(BACKEND_TITLE[b])
+        shown = "<br>".join(f"**{labels[k]}**: {', '.join(v)}" for k, v in levels.items() if v) or "—"
+        rows.append(f"| [{prose(ex.title)}]({name}.md) | {table_cell(_first_sentence(ex.teaches))} | {shown} |")
+    rows += ["", "</div>", ""]
+    # No table of contents column (one section): its width goes to the table.
+    intro = ["---", "hide: [toc]", "---", "", "# Kernel gallery", "",
              "The same kernels written for every backend, each linked to the glossary concepts it demonstrates. "
              "Every page says where its code was shown to work: compiled and inspected, interpreted on the CPU, "
              "or run and timed on an NVIDIA H200.", ""]
     out["kernels/index.md"] = "\n".join(intro + rows + _not_shown(g, root)) + "\n"
     return out
+
+
+def _short_device(name: str) -> str:
+    """'NVIDIA H200 SXM 141GB' -> 'H200': the GPU's model, enough for a table cell."""
+    m = re.search(r"\b([A-Z]{1,3}\d{2,4}[A-Z]?)\b", name)
+    return m.group(1) if m else name
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join((text or "").split())
+    m = re.search(r"(?<=[a-z0-9)`])\.(?:\s|$)", text)
+    return text[: m.start() + 1] if m else text
 
 
 def _not_shown(g: Glossary, root: Path) -> list[str]:
@@ -243,4 +276,4 @@ def _not_shown(g: Glossary, root: Path) -> list[str]:
             why = r.reasons.get(b, "no reason recorded")
             lines.append(f"| [{prose(concept.title)}](../glossary/{concept.category.value}/{r.concept}.md) | "
                          f"{BACKEND_TITLE[b]} | {table_cell(why)} |")
-    return lines
+    return lines + ["", "</div>"]

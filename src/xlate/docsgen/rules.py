@@ -16,6 +16,19 @@ def rule_page_path(name: str) -> str:
     return rule_page(name)
 
 
+# Words of rule names spelled as their owners spell them (the rest read as plain English).
+_WORDS = {"ptx": "PTX", "fp64": "FP64", "l2": "L2", "64bit": "64-bit", "warpsize": "warpSize", "constexpr": "constexpr",
+          "hip": "HIP", "cuda": "CUDA", "metal": "Metal", "arch": "arch"}
+
+
+def rule_title(name: str) -> str:
+    """'hardcoded-warp-size' -> 'Hardcoded warp size', 'inline-ptx' -> 'Inline PTX': a rule's name as a title."""
+    words = [_WORDS.get(w, w) for w in name.split("-")]
+    first = words[0]
+    words[0] = first[:1].upper() + first[1:] if first == first.lower() else first
+    return " ".join(words)
+
+
 def _code_block(text: str, lang: str = "cuda") -> list[str]:
     fence = "````" if "```" in text else "```"
     return [f"{fence} {lang}", text.strip("\n"), fence]
@@ -31,9 +44,9 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     rows = ["| code | rule | severity | breaks on | what it detects |", "|---|---|---|---|---|"]
     for r in rules:
         backends = ", ".join(BACKEND_TITLE.get(b, b) for b in r.backends)
-        rows.append(f"| {r.code} | [{r.name}]({r.name}.md) | {r.severity.value} | {backends} | {prose(r.summary)} |")
-        lines = [f"# {r.name} ({r.code})", "",
-                 f'<p class="xl-meta">severity <b>{r.severity.value}</b> · concerns {backends}</p>', "",
+        rows.append(f"| {r.code} | [{rule_title(r.name)}]({r.name}.md) | {r.severity.value} | {backends} | {prose(r.summary)} |")
+        lines = [f"# {rule_title(r.name)} ({r.code})", "",
+                 f'<p class="xl-meta">rule <code>{r.name}</code> · severity <b>{r.severity.value}</b> · concerns {backends}</p>', "",
                  "## What it detects", "", prose(r.summary), "",
                  "## Why it breaks", "", prose(r.why), "",
                  "## Example", "", *_code_block(r.example), "",
@@ -47,7 +60,14 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
             lines.append("")
         refs = list(getattr(r, "references", ()))
         if refs:
-            lines += ["## References", ""] + [f"- <{u}>" for u in refs] + [""]
+            from xlate.docsgen.concepts import doc_title
+            from xlate.docsgen.text import attr, escape
+
+            lines += ["## References", ""]
+            for u in refs:
+                title, site = doc_title(u, {})
+                lines.append(f'- [{escape(title)}]({u}){{ title="{attr(u)}" }} <span class="xl-site">({escape(site)})</span>')
+            lines.append("")
         lines += ["Run `xlate explain FILE.cu` to find it in your code; in the editor, the language server shows it as you type.", ""]
         out[rule_page_path(r.name)] = "\n".join(lines)
     intro = ["# Portability hazards", "",

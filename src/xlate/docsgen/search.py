@@ -35,6 +35,7 @@ import json
 import math
 import re
 from collections import defaultdict
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,10 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SYMBOLISH = re.compile(r"(?<![\w.])(?=[\w.]*(?:_|[a-z0-9][A-Z]|\w\.\w))[A-Za-z_][\w.]*\w")
 _EDGE = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 
-FIELDS = {"title": 1e3, "text": 1.0, "tags": 1e6, "keys": 1e5, "keyparts": 1e3, "parts": 5.0}
+# `typos`: misspellings of a concept's words (a letter left out, two letters swapped), weighted far below
+# a spelling's own entry and above a mention in running text (a page that quotes the misspelling), so
+# `wavefrnt` finds the warp's page and no spelling's own entry is outranked.
+FIELDS = {"title": 1e3, "text": 1.0, "tags": 1e6, "keys": 1e5, "keyparts": 1e3, "parts": 5.0, "typos": 10.0}
 K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field length does not matter
 MAX_BOOST = 1000.0
 PASSES = 10
@@ -153,6 +157,7 @@ class ConceptKeys:
     page: str  # the concept page's location, e.g. glossary/memory/shared-memory.html
     queries: list[str]  # what a reader types for it: title, names, aliases, symbols
     claim: dict[str, int]  # how strongly it owns each spelling (lower is stronger), for spellings two concepts share
+    anchors: dict[str, str] = dataclasses.field(default_factory=dict)  # where on the page a spelling leads, if not the top
 
 RELATION_CLAIM = {"same": 1, "renamed": 1, "approximate": 2}
 
@@ -172,7 +177,42 @@ def concept_keys(g: Any) -> dict[str, ConceptKeys]:
                 claim[s] = min(claim.get(s, 9), RELATION_CLAIM.get(term.relation.value, 3))
         page = f"glossary/{c.category.value}/{c.id}.html"
         out[page] = ConceptKeys(page, list(claim), claim)
+    # GPU names lead to the hardware page, where their spec sheets are (`M3 Ultra`, `MI300X`, `h100-sxm`).
+    gpus = getattr(g, "gpus", None) or {}
+    if gpus:
+        claim, anchors = {}, {}
+        for spec in gpus.values():
+            for s, anchor in gpu_spellings(spec):
+                if s not in claim:
+                    claim[s], anchors[s] = 0, anchor
+        out[HARDWARE_PAGE] = ConceptKeys(HARDWARE_PAGE, list(claim), claim, anchors)
     return out
+
+
+HARDWARE_PAGE = "hardware.html"
+
+
+def gpu_spellings(spec: Any) -> list[tuple[str, str]]:
+    """A GPU's names (its name, aliases and id), each with the anchor its spelling entry leads to: one id
+    per spelling (an entry's location is its key in the index), all on the GPU's column head."""
+    names = list(dict.fromkeys([spec.name, *spec.aliases, spec.id]))
+    return [(n, f"{ANCHOR}-gpu-{spec.id}-{k}") for k, n in enumerate(names)]
+MIN_TYPO_WORD = 6  # shorter words have too many near neighbours among real words
+
+
+def typos(words: list[str], real: set[str]) -> list[str]:
+    """One-slip misspellings of each plain word (letters only, MIN_TYPO_WORD or longer): a letter left
+    out or two neighbours swapped; none that is itself a real term of the index."""
+    out: dict[str, None] = {}
+    for w in words:
+        w = w.casefold()
+        if len(w) < MIN_TYPO_WORD or not w.isalpha():
+            continue
+        for i in range(len(w)):
+            out.setdefault(w[:i] + w[i + 1:])
+            if i + 1 < len(w) and w[i] != w[i + 1]:
+                out.setdefault(w[:i] + w[i + 1] + w[i] + w[i + 2:])
+    return [t for t in out if t not in real]
 
 
 def query_terms(query: str) -> list[str]:
@@ -385,7 +425,29 @@ ANCHOR = "across-vendors"  # the id of a concept page's cross-vendor table: wher
 
 def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
     out = []
+    real = {t for ck in keys.values() for q in ck.queries for t in query_terms(q)}
+    # A word's misspellings go to one page: the one with the shortest spelling holding the word, the
+    # strongest claim first (`wavefrnt` to the warp, `sharde` to shared memory); none where two tie.
+    owner: dict[str, tuple[tuple[int, int], str | None]] = {}
     for page, ck in keys.items():
+        if page == HARDWARE_PAGE:
+            continue
+        for q in ck.queries:
+            words = [w.casefold() for w in re.split(r"[\s\-/]+", q) if w]
+            rank = (ck.claim[q], len(words))
+            for word in words:
+                best = owner.get(word)
+                if best is None or rank < best[0]:
+                    owner[word] = (rank, page)
+                elif rank == best[0] and best[1] != page:
+                    owner[word] = (rank, None)
+    mine: dict[str, list[str]] = defaultdict(list)
+    for word, (_, p) in owner.items():
+        if p is not None:
+            mine[p].append(word)
+    for page, ck in keys.items():
+        # The misspellings of the concept's own words, on its first (title) entry.
+        slips = typos(mine.get(page, []), real)
         for i, spelling in enumerate(ck.queries):
             toks = query_terms(spelling)
             if not toks:
@@ -393,9 +455,12 @@ def _entries(keys: dict[str, ConceptKeys]) -> list[dict[str, Any]]:
             split = pieces(spelling) if len(toks) == 1 else []
             # No text: Material counts a query word found in any field of an entry as matched, so a
             # text that repeated the page's title would let every entry of the page match every word.
-            out.append({"location": f"{page}#{ANCHOR}-{i}", "title": html.escape(spelling), "_claim": ck.claim[spelling],
-                        "text": "", "keys": " ".join(toks),
-                        "keyparts": " ".join(p for p in split if p not in toks)})
+            entry = {"location": f"{page}#{ck.anchors.get(spelling, f'{ANCHOR}-{i}')}", "title": html.escape(spelling), "_claim": ck.claim[spelling],
+                     "text": "", "keys": " ".join(toks), "keyparts": " ".join(p for p in split if p not in toks)}
+            if slips:
+                entry["typos"] = " ".join(slips)
+                slips = []
+            out.append(entry)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Small SVG diagrams drawn at build time: no script and nothing fetched when the page is read."""
+"""The roofline chart, drawn at build time: no script and nothing fetched when the page is read."""
 
 from __future__ import annotations
 
@@ -6,58 +6,6 @@ import math
 from dataclasses import dataclass
 
 from xlate.docsgen.text import attr
-
-CATEGORY_COLOURS = {
-    "hardware": "#5b8def", "execution-model": "#2fa56a", "memory": "#d9822b", "synchronization": "#c0392b",
-    "warp-ops": "#8e44ad", "matrix": "#16a085", "host-api": "#2c3e50", "toolchain": "#7f8c8d",
-    "libraries": "#b7950b", "profiling": "#a04000", "interconnect": "#1f618d",
-}
-
-
-@dataclass(frozen=True)
-class Node:
-    label: str
-    href: str | None
-    category: str
-
-
-def _box(x: float, y: float, node: Node, bold: bool) -> str:
-    width = max(70.0, 7.2 * len(node.label) + 18)
-    colour = CATEGORY_COLOURS.get(node.category, "#555")
-    rect = (f'<rect x="{x - width / 2:.1f}" y="{y - 14:.1f}" width="{width:.1f}" height="28" rx="6" '
-            f'fill="{colour}" fill-opacity="{0.95 if bold else 0.15}" stroke="{colour}"/>')
-    weight = ' font-weight="bold" fill="#fff"' if bold else ' fill="currentColor"'
-    label = f'<text x="{x:.1f}" y="{y + 4.5:.1f}" text-anchor="middle" font-size="12"{weight}>{attr(node.label)}</text>'
-    body = rect + label
-    if node.href:
-        body = f'<a href="{attr(node.href)}"><title>{attr(node.label)}</title>{body}</a>'
-    return body
-
-
-def neighbourhood(center: Node, neighbours: list[tuple[str, Node]], width: int = 720) -> str:
-    """The concept in the middle, its related concepts around it, each edge labelled with its type."""
-    shown = neighbours[:12]
-    radius_x, radius_y = width * 0.36, 120.0 if len(shown) > 4 else 80.0
-    height = int(2 * radius_y + 70)
-    cx, cy = width / 2, height / 2
-    # width/height give the drawing an intrinsic size: without them a figure that shrinks to its content
-    # (Material's) draws it at 0x0. CSS lets it shrink to the column, never grow past its size.
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="{attr(center.label)} and related concepts" class="xl-svg xlate-graph">']
-    positions = []
-    for i, _ in enumerate(shown):
-        angle = -math.pi / 2 + 2 * math.pi * i / max(1, len(shown))
-        positions.append((cx + radius_x * math.cos(angle), cy + radius_y * math.sin(angle)))
-    for (label, _), (x, y) in zip(shown, positions):
-        parts.append(f'<line x1="{cx:.1f}" y1="{cy:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="currentColor" stroke-opacity="0.35"/>')
-        mx, my = (cx + x) / 2, (cy + y) / 2
-        parts.append(f'<text x="{mx:.1f}" y="{my - 3:.1f}" text-anchor="middle" font-size="10" fill="currentColor" '
-                     f'fill-opacity="0.7">{attr(label)}</text>')
-    for (_, node), (x, y) in zip(shown, positions):
-        parts.append(_box(x, y, node, bold=False))
-    parts.append(_box(cx, cy, center, bold=True))
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 @dataclass(frozen=True)
@@ -89,8 +37,9 @@ def roofline(series: list[RooflineSeries], title: str, width: int = 820, height:
         tf = min(max(tf, y_min), y_max)
         return top + (1 - (math.log10(tf) - math.log10(y_min)) / (math.log10(y_max) - math.log10(y_min))) * plot_h
 
+    # The smallest text is 10 units: the drawing never shrinks below 9 px text (its figure scrolls instead).
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="{attr(title)}" class="xl-svg xl-roofline">',
+           f'style="min-width:{int(width * 0.9)}px" role="img" aria-label="{attr(title)}" class="xl-svg xl-roofline">',
            f'<title>{attr(title)}</title>',
            f'<text x="{left}" y="20" font-size="14" font-weight="bold" fill="currentColor">{attr(title)}</text>',
            f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="currentColor" stroke-opacity="0.4"/>']

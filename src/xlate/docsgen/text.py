@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
@@ -10,13 +11,64 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 _MD_SPECIAL = re.compile(r"([\\*_\[\]#|{}!])")
 
 
+# Code names written in prose without backticks: spelled as code wherever they appear. Each pattern is a
+# shape prose words do not have: an underscore inside a word (`num_warps`, `__syncthreads`, `sm_90a`), a
+# lowercase word with a capital inside (`warpSize`, `hipMalloc`, `threadExecutionWidth`), a C++ attribute
+# (`[[threads_per_simdgroup]]`), a call (`f()`), a scoped or dotted name (`mx.eval`, `threadIdx.x`,
+# `cuda::pipeline`) and a compiler flag after a space (`-mwavefrontsize64`).
+_IDENT = re.compile(
+    r"\[\[\s*\w+(?:\([^()\]]*\))?\s*\]\]"
+    r"|(?<![\w.`/#-])-{1,2}[a-z][a-z0-9]*(?:[-=][a-z0-9_]+)*\d[a-z0-9]*(?![\w-])"
+    r"|(?<![\w.`/#@-])(?:[A-Za-z_]\w*::)+\w+(?:\(\))?"
+    r"|(?<![\w.`/#@-])(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\(\)"
+    r"|(?<![\w.`/#@-])(?:[a-z][a-z0-9]{0,7}|[a-z]+[A-Z]\w*)\.(?:[a-z_]\w*\.)*[a-z_]\w*(?![\w.]*\w/)(?=[^\w.]|\.(?!\w)|$)"
+    r"|(?<![\w.`/#@-])\w*_\w*[A-Za-z0-9]\w*(?:\(\)|=[\w.]+)?"
+    r"|(?<![\w.`/#@-])[a-z]+[A-Z][A-Za-z0-9]*(?:\(\))?"
+    r"|(?<![\w.`/#@-])[A-Za-z]\w*\(\)"
+)
+# Words of that shape that are names, not code (brand spellings with an inner capital).
+_NOT_CODE = frozenset({"macOS", "iOS", "iPadOS", "iPhone", "iPad", "visionOS", "tvOS", "watchOS", "eGPU", "e.g.", "i.e.",
+                       "vs.", "etc.", "gfx", "mW", "kB", "kHz", "mV", "nJ", "pJ"})
+# Dotted words that are prose, not a module path: abbreviations and file names are kept as text.
+_DOTTED_PROSE = re.compile(r"^(?:e\.g|i\.e|cf|vs|etc|al|approx|resp|incl)\b|\.(?:h|hpp|cu|cuh|py|metal|mm|yaml|json|md|html|txt|so|dll|com|org|io|net|cpp|ko)$"
+                          # product names with a lowercase prefix (cuBLAS, rocFFT, hipBLASLt, vLLM, xGMI)
+                          r"|^[a-z]{1,4}[A-Z]{2,}[A-Za-z0-9]{0,6}$")
+
+
+@functools.lru_cache(maxsize=65536)  # the same names recur on every table and page that lists them
+def codify(text: str) -> str:
+    """Wrap code names found in prose (outside existing code spans) in backticks, so they render as code."""
+    if not text or not _IDENT.search(text):
+        return text
+    out, last = [], 0
+    for m in _CODE_SPAN.finditer(text):
+        out.append(_codify_plain(text[last : m.start()]))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(_codify_plain(text[last:]))
+    return "".join(out)
+
+
+def _codify_plain(text: str) -> str:
+    def sub(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word in _NOT_CODE or _DOTTED_PROSE.search(word) or word.strip("_").isdigit() or word.startswith("_") and len(word) < 3:
+            return word
+        return f"`{word}`"
+
+    return _IDENT.sub(sub, text)
+
+
+@functools.lru_cache(maxsize=65536)
 def prose(text: str | None) -> str:
     """Escape free text for Markdown: no raw HTML gets through, Markdown punctuation stays literal.
 
-    Backtick code spans written in the glossary stay code spans (Markdown escapes their content).
+    Backtick code spans written in the glossary stay code spans (Markdown escapes their content), and
+    code names written without backticks become code spans (codify).
     """
     if not text:
         return ""
+    text = codify(text)
     out, last = [], 0
     for m in _CODE_SPAN.finditer(text):
         out.append(_escape(text[last : m.start()]))
@@ -57,6 +109,7 @@ def prose_linked(text: str | None, link: Callable[[str, bool], str | None]) -> s
     """
     if not text:
         return ""
+    text = codify(text)
     out, last = [], 0
     for m in _CODE_SPAN.finditer(text):
         plain = text[last : m.start()]

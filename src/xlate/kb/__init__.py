@@ -23,6 +23,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Claim": ("_claims", "Claim"),
     "claim_sentences": ("_claims", "sentences"),
     "collect_claims": ("_claims", "collect"),
+    "collect_row_claims": ("_claims", "collect_rows"),
+    "claim_shares": ("_claims", "shares"),
     "is_checkable_claim": ("_claims", "is_checkable"),
     "run_claims": ("_claims", "run"),
     "add_edge_to_file": ("_edges", "add_edge_to_file"),
@@ -49,7 +51,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "SCORE_NAME": ("_index", "SCORE_NAME"),
     "SCORE_SYMBOL": ("_index", "SCORE_SYMBOL"),
     "clean_query": ("_index", "clean_query"),
-    "content_hash": ("_index", "content_hash"),
+    "content_hash": ("_paths", "content_hash"),
     "example_links": ("_index", "example_links"),
     "find_rows": ("_index", "find_rows"),
     "load_index": ("_index", "load_index"),
@@ -65,6 +67,16 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "REVERSE_LABEL": ("_model", "REVERSE_LABEL"),
     "SYMMETRIC_EDGES": ("_model", "SYMMETRIC_EDGES"),
     "Term": ("_model", "Term"),
+    "concept_lints": ("_proofs", "concept_lints"),
+    "concept_metal_problems": ("_proofs", "concept_metal_problems"),
+    "concept_package_problems": ("_proofs", "concept_package_problems"),
+    "cuda_layouts": ("_proofs", "cuda_layouts"),
+    "hip_sides": ("_proofs", "hip_sides"),
+    "load_msl_table": ("_proofs", "load_msl"),
+    "metal_side_problems": ("_proofs", "metal_problems"),
+    "package_side_problems": ("_proofs", "package_problems"),
+    "probe_hip_sides": ("_proofs", "probe_hip"),
+    "row_lints": ("_proofs", "row_lints"),
     "cache_dir": ("_paths", "cache_dir"),
     "display_path": ("_paths", "display_path"),
     "glossary_root": ("_paths", "glossary_root"),
@@ -75,6 +87,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "schema_is_current": ("_schema", "is_current"),
     "write_schema": ("_schema", "write"),
     "Entry": ("_symbols", "Entry"),
+    "RocmFact": ("_types", "RocmFact"),
     "FamilyRule": ("_symbols", "FamilyRule"),
     "LAUNCH": ("_symbols", "LAUNCH"),
     "SymbolMap": ("_symbols", "SymbolMap"),
@@ -99,92 +112,151 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "validation_problems": ("_yamlio", "validation_problems"),
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agree)
+    "BACKENDS", "Category", "Claim", "Concept", "ConceptCard", "Edge", "Entry", "FamilyRule", "Figure",
+    "GPU_FIGURES", "Glossary", "GpuFigure", "GpuSheet", "GpuSpec", "HipifyImportError", "Index",
+    "IndexBuildError", "LAUNCH", "LoadedYaml", "MappingRelation", "Match", "Problem", "REQUIRED_BACKENDS",
+    "REVERSE_LABEL", "ROW_SIDES", "RocmFact", "Row", "SCHEMA_COMMENT", "SCHEMA_FILE", "SCORE_LOOSE",
+    "SCORE_NAME", "SCORE_SYMBOL", "SIDE_BACKEND", "SYMMETRIC_EDGES", "Side", "SymbolMap", "Term", "TermCard",
+    "YamlError", "add_edge_to_file", "cache_dir", "categories_in_use", "claim_sentences", "claim_shares",
+    "clean_query", "collect_claims", "collect_problems", "collect_row_claims", "concept_lints",
+    "concept_metal_problems", "concept_package_problems", "content_hash", "cuda_layouts", "display_path",
+    "example_links", "find_rows", "fix_edges", "glossary_root", "gpu_files", "gpu_key", "gpu_sheets",
+    "gpu_suggestions", "hip_sides", "import_hipify_tables", "is_checkable_claim", "load_families",
+    "load_glossary", "load_index", "load_msl_table", "load_symbols", "load_translate_data", "load_yaml",
+    "match_json", "metal_side_problems", "missing_mirrors", "package_side_problems", "probe_hip_sides",
+    "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
+    "schema_is_current", "search", "side_json", "sides_json", "suggestions", "translate_data",
+    "translate_data_path", "validation_problems", "write_schema",
+]
 
-if TYPE_CHECKING:
-    from xlate.kb._api import load as load_families
-    from xlate.kb._checks import collect as collect_problems
-    from xlate.kb._checks import run_check
-    from xlate.kb._claims import Claim
-    from xlate.kb._claims import collect as collect_claims
-    from xlate.kb._claims import is_checkable as is_checkable_claim
-    from xlate.kb._claims import run as run_claims
-    from xlate.kb._claims import sentences as claim_sentences
-    from xlate.kb._edges import add_edge_to_file, fix_edges, missing_mirrors
-    from xlate.kb._glossary import Glossary, categories_in_use, gpu_files
-    from xlate.kb._glossary import load as load_glossary
+if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
+    from xlate.kb._api import (
+        load as load_families,
+    )
+    from xlate.kb._checks import (
+        collect as collect_problems,
+        run_check as run_check,
+    )
+    from xlate.kb._claims import (
+        Claim as Claim,
+        sentences as claim_sentences,
+        shares as claim_shares,
+        collect as collect_claims,
+        collect_rows as collect_row_claims,
+        is_checkable as is_checkable_claim,
+        run as run_claims,
+    )
+    from xlate.kb._edges import (
+        add_edge_to_file as add_edge_to_file,
+        fix_edges as fix_edges,
+        missing_mirrors as missing_mirrors,
+    )
+    from xlate.kb._glossary import (
+        Glossary as Glossary,
+        categories_in_use as categories_in_use,
+        gpu_files as gpu_files,
+        load as load_glossary,
+    )
     from xlate.kb._gpus import (
-        GPU_FIGURES,
-        GpuFigure,
-        GpuSheet,
-        gpu_key,
-        gpu_sheets,
-        gpu_suggestions,
-        resolve_gpu,
+        GPU_FIGURES as GPU_FIGURES,
+        GpuFigure as GpuFigure,
+        GpuSheet as GpuSheet,
+        gpu_key as gpu_key,
+        gpu_sheets as gpu_sheets,
+        gpu_suggestions as gpu_suggestions,
+        resolve_gpu as resolve_gpu,
     )
-    from xlate.kb._graph import relation_path
-    from xlate.kb._hipify_import import ImportError_ as HipifyImportError
-    from xlate.kb._hipify_import import import_tables as import_hipify_tables
+    from xlate.kb._graph import (
+        relation_path as relation_path,
+    )
+    from xlate.kb._hipify_import import (
+        ImportError_ as HipifyImportError,
+        import_tables as import_hipify_tables,
+    )
     from xlate.kb._index import (
-        SCORE_LOOSE,
-        SCORE_NAME,
-        SCORE_SYMBOL,
-        Index,
-        Match,
-        clean_query,
-        content_hash,
-        example_links,
-        find_rows,
-        load_index,
-        match_json,
-        search,
-        suggestions,
+        Index as Index,
+        IndexError_ as IndexBuildError,
+        Match as Match,
+        SCORE_LOOSE as SCORE_LOOSE,
+        SCORE_NAME as SCORE_NAME,
+        SCORE_SYMBOL as SCORE_SYMBOL,
+        clean_query as clean_query,
+        example_links as example_links,
+        find_rows as find_rows,
+        load_index as load_index,
+        match_json as match_json,
+        search as search,
+        suggestions as suggestions,
     )
-    from xlate.kb._index import IndexError_ as IndexBuildError
     from xlate.kb._model import (
-        REQUIRED_BACKENDS,
-        REVERSE_LABEL,
-        SYMMETRIC_EDGES,
-        Category,
-        Concept,
-        Figure,
-        GpuSpec,
-        MappingRelation,
-        Term,
+        Category as Category,
+        Concept as Concept,
+        Figure as Figure,
+        GpuSpec as GpuSpec,
+        MappingRelation as MappingRelation,
+        REQUIRED_BACKENDS as REQUIRED_BACKENDS,
+        REVERSE_LABEL as REVERSE_LABEL,
+        SYMMETRIC_EDGES as SYMMETRIC_EDGES,
+        Term as Term,
     )
     from xlate.kb._paths import (
-        cache_dir,
-        display_path,
-        glossary_root,
-        repo_root,
-        require_glossary,
+        cache_dir as cache_dir,
+        content_hash as content_hash,
+        display_path as display_path,
+        glossary_root as glossary_root,
+        repo_root as repo_root,
+        require_glossary as require_glossary,
     )
-    from xlate.kb._schema import SCHEMA_COMMENT, SCHEMA_FILE
-    from xlate.kb._schema import is_current as schema_is_current
-    from xlate.kb._schema import write as write_schema
-    from xlate.kb._symbols import LAUNCH, Entry, FamilyRule, SymbolMap
-    from xlate.kb._symbols import load as load_symbols
+    from xlate.kb._proofs import (
+        concept_lints as concept_lints,
+        concept_metal_problems as concept_metal_problems,
+        concept_package_problems as concept_package_problems,
+        cuda_layouts as cuda_layouts,
+        hip_sides as hip_sides,
+        load_msl as load_msl_table,
+        metal_problems as metal_side_problems,
+        package_problems as package_side_problems,
+        probe_hip as probe_hip_sides,
+        row_lints as row_lints,
+    )
+    from xlate.kb._schema import (
+        SCHEMA_COMMENT as SCHEMA_COMMENT,
+        SCHEMA_FILE as SCHEMA_FILE,
+        is_current as schema_is_current,
+        write as write_schema,
+    )
+    from xlate.kb._symbols import (
+        Entry as Entry,
+        FamilyRule as FamilyRule,
+        LAUNCH as LAUNCH,
+        SymbolMap as SymbolMap,
+        load as load_symbols,
+    )
     from xlate.kb._translate_data import (
-        load_translate_data,
-        translate_data,
-        translate_data_path,
+        load_translate_data as load_translate_data,
+        translate_data as translate_data,
+        translate_data_path as translate_data_path,
     )
     from xlate.kb._types import (
-        BACKENDS,
-        ROW_SIDES,
-        SIDE_BACKEND,
-        Edge,
-        Row,
-        Side,
-        side_json,
-        sides_json,
+        BACKENDS as BACKENDS,
+        ConceptCard as ConceptCard,
+        Edge as Edge,
+        ROW_SIDES as ROW_SIDES,
+        RocmFact as RocmFact,
+        Row as Row,
+        SIDE_BACKEND as SIDE_BACKEND,
+        Side as Side,
+        TermCard as TermCard,
+        side_json as side_json,
+        sides_json as sides_json,
     )
     from xlate.kb._yamlio import (
-        LoadedYaml,
-        Problem,
-        YamlError,
-        load_yaml,
-        validation_problems,
+        LoadedYaml as LoadedYaml,
+        Problem as Problem,
+        YamlError as YamlError,
+        load_yaml as load_yaml,
+        validation_problems as validation_problems,
     )
 
 

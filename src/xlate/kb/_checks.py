@@ -32,6 +32,36 @@ def header_problems(root: Path) -> list[Problem]:
     return out
 
 
+def lint_problems(root: Path, g: gl.Glossary) -> list[Problem]:
+    """The checks that need no compiler: template and sibling slips in symbol rows, concept sides that
+    the rows contradict, and every Metal side against the MSL and Metal API tables (symbols/specs/).
+    The compile probes of HIP sides and the MLX/Triton look-ups run in the tests (tests/test_proofs.py)."""
+    from xlate.kb import _proofs
+
+    out = [Problem(file, line, message) for file, line, message in _proofs.row_lints(g.rows)]
+    for cid, message in _proofs.concept_lints(g.concepts, g.rows):
+        where = g.where(cid) if cid in g.sources else (f"{root.name}/{cid}", 1)
+        out.append(Problem(where[0], where[1], message))
+    if (root / _proofs.SPECS_DIR).is_dir():
+        for text in _proofs.metal_problems(g.rows, root):
+            file, line, message = _split_location(text)
+            out.append(Problem(file, line, message))
+        for text in _proofs.concept_metal_problems(g.concepts, root)[1]:
+            cid, _, message = text.partition(": ")
+            file, line = g.where(cid, "terms", "metal", "symbols")
+            out.append(Problem(file, line, message))
+    return out
+
+
+def _split_location(text: str) -> tuple[str, int, str]:
+    """'path:line: message' -> its parts; text without a location is reported at the tables' folder."""
+    head, sep, rest = text.partition(": ")
+    path, _, line = head.rpartition(":")
+    if sep and path and line.isdigit():
+        return path, int(line), rest
+    return "glossary/symbols/specs", 1, text
+
+
 def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
     g = gl.load(root)
     problems = list(g.problems)
@@ -45,6 +75,7 @@ def collect(root: Path) -> tuple[gl.Glossary, list[Problem]]:
         from xlate.kb._translate_data import translate_problems
 
         problems += translate_problems(root)
+        problems += lint_problems(root, g)
         # The API family files are checked by gl.load, with the symbol rows they feed.
     return g, problems
 

@@ -29,7 +29,7 @@ from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 if TYPE_CHECKING:
     import networkx as nx
 
-    from xlate.kb._gpus import GpuSheet
+    from xlate.kb._sheets import GpuSheet
 
 # Folders under glossary/ that hold something other than concepts.
 NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures", "translate"}
@@ -77,7 +77,7 @@ class Glossary:
 
     def gpu_sheets(self) -> dict[str, GpuSheet]:
         """The validated spec sheets as the store hands them out (kb.GpuSheet), in file order."""
-        from xlate.kb._gpus import GPU_FIGURES, decode
+        from xlate.kb._sheets import GPU_FIGURES, decode
 
         fields = {"name", "vendor", "aliases", "architecture", "compute_unit_name", "notes", *GPU_FIGURES}
         return {gid: decode(gid, {**spec.model_dump(mode="json", include=fields), "path": self.where(gid)[0]})

@@ -16,7 +16,18 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-INDEX_VERSION = 12
+from xlate.errors import GlossaryError
+from xlate.kb._paths import (
+    INDEX_VERSION,
+    cache_dir,
+    content_key,
+    glossary_root,
+    kernels_root,
+    write_cache,
+)
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, RocmFact, Row, Side
+from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
+
 
 # Ranking tiers (score out of 100): an exact code spelling beats an exact word, which beats a
 # spelling that matches once underscores and call parentheses are ignored, which beats fuzzy.
@@ -27,45 +38,6 @@ FUZZY_CEILING = 88.0
 FUZZY_FLOOR = 76.0  # long queries need 86 (see _fuzzy_floor)
 MAX_QUERY = 200
 
-
-from xlate.errors import GlossaryError
-from xlate.kb._paths import (
-    BUILDER_MODULES,
-    cache_dir,
-    content_key,
-    glossary_root,
-    write_cache,
-)
-from xlate.kb._types import ROW_SIDES, SIDE_BACKEND, ConceptCard, Row, Side
-from xlate.kb._types import VERSION_WORDS as _VERSION_WORDS
-
-
-def _kernels_root(root: Path) -> Path:
-    return root.parent / "kernels" / "examples"
-
-
-def _input_files(root: Path) -> list[Path]:
-    files = sorted(p for p in root.rglob("*.yaml") if "fixtures" not in p.parts)
-    kernels = _kernels_root(root)
-    if kernels.is_dir():
-        files += sorted(kernels.glob("*/example.yaml"))
-    return files
-
-
-
-
-def content_hash(root: Path) -> str:
-    import hashlib  # only when the content changed: a cold lookup normally needs no digest
-
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(str(INDEX_VERSION).encode())
-    for module in BUILDER_MODULES:  # the code that builds the index is part of what it says
-        digest.update((Path(__file__).parent / module).read_bytes())
-    for path in _input_files(root):
-        digest.update(str(path.relative_to(root.parent)).encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def loose(text: str) -> str:
@@ -144,7 +116,7 @@ def build(root: Path) -> dict[str, Any]:
     for cid, links in examples.items():
         if cid in concepts:
             concepts[cid]["examples"] = links
-    from xlate.kb._gpus import name_table
+    from xlate.kb._sheets import name_table
 
     sheets = g.gpu_sheets()
     gpus = {gid: s.card() for gid, s in sheets.items()}
@@ -327,8 +299,9 @@ def decode_row(index: Index, i: int) -> Row:
         if origin == "hipify" and relation == "none" and caveat is None:
             caveat = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
         extras = extras or {}
+        rocm = tuple(RocmFact(f["version"], f.get("symbol"), f.get("note"), f.get("source")) for f in extras.get("rocm") or ())
         sides[s] = Side(symbol, relation, origin, caveat, text(source), tuple(extras.get("also") or ()),
-                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS))
+                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS), rocm=rocm)
     return Row(name, raw[1], raw[2], raw[3], text(raw[4]), MappingProxyType(raw[5] or {}), MappingProxyType(sides))
 
 
@@ -348,7 +321,7 @@ def example_links(root: Path) -> dict[str, list[dict[str, Any]]]:
     import yaml
 
     out: dict[str, list[dict[str, Any]]] = {}
-    kernels = _kernels_root(root)
+    kernels = kernels_root(root)
     if not kernels.is_dir():
         return out
     for path in sorted(kernels.glob("*/example.yaml")):
@@ -370,9 +343,7 @@ _MEMO: dict[str, Index] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-# The GPU sheets are few and small: they stay in the symbol part, so the runner and the rules' limits
-# read them without parsing the cards.
-CARD_KEYS = ("concepts", "labels", "loose", "spell_keys", "spell_vals")
+CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals")
 
 
 class Index:
@@ -454,7 +425,9 @@ def load_index(root: Path | None = None) -> Index:
 def _serialize(data: dict[str, Any]) -> bytes:
     """Header line, the symbol part (JSON), the CUDA names (one a line), the row block (one packed
     row a line, in name order), the card part (JSON). Only the symbol part is parsed whole."""
-    dump = lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    def dump(d: Any) -> bytes:
+        return json.dumps(d, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
     rows = [r.encode("utf-8") + b"\n" for r in data["rows"]]
     offsets = [0]
     for r in rows:

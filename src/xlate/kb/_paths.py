@@ -66,7 +66,9 @@ def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> N
 
 STAMP_FILE = "content-stamps.json"
 # The modules that build the index: their code is part of what the index says, so they join its key.
-BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py", "_gpus.py", "_types.py")
+# The compiled index's format: part of its cache file name and of the content hash.
+INDEX_VERSION = 12
+BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py", "_sheets.py", "_types.py")
 # A file changed this close to when its content was last hashed may change again without its stamp
 # changing (a same-size write within one timestamp tick; FAT's tick is 2 s): it is hashed again.
 RACY_NS = 3_000_000_000
@@ -88,14 +90,14 @@ def _yaml_stamps(folder: str, out: list[str], newest: list[int]) -> None:
 
 
 def _stamp(path: str, st: os.stat_result, out: list[str], newest: list[int]) -> None:
-    # ctime and inode too: a write always moves ctime, and a file replaced by a rename is a new inode,
-    # even where a tool puts the old modification time back.
-    out.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}")
+    # ctime too: every write (and a file replaced by a rename) moves it, even where a tool puts the old
+    # modification time back; no call can set it.
+    out.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}")
     newest[0] = max(newest[0], st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _stat_signature(root: Path) -> tuple[str, int]:
-    """Names, sizes, times and inodes of every file the content hash reads (a superset of them), and
+    """Names, sizes and times of every file the content hash reads (a superset of them), and
     the newest time among them. Compared as text, not hashed: a cold start needs no digest."""
     stamps: list[str] = []
     newest = [0]
@@ -140,9 +142,35 @@ def content_key(root: Path) -> str:
     taken = stored.get("taken")
     if stored.get("sig") == sig and isinstance(key, str) and isinstance(taken, int) and newest < taken - RACY_NS:
         return key
-    from xlate.kb._index import content_hash  # reads and hashes every input file
-
     taken = time.time_ns()  # before reading: an edit during the hashing is younger than this
     key = content_hash(root)
     write_cache(stamps_path, json.dumps({"sig": sig, "key": key, "taken": taken}))
     return key
+
+
+def kernels_root(root: Path) -> Path:
+    return root.parent / "kernels" / "examples"
+
+
+def _input_files(root: Path) -> list[Path]:
+    files = sorted(p for p in root.rglob("*.yaml") if "fixtures" not in p.parts)
+    kernels = kernels_root(root)
+    if kernels.is_dir():
+        files += sorted(kernels.glob("*/example.yaml"))
+    return files
+
+
+
+
+def content_hash(root: Path) -> str:
+    import hashlib  # only when the content changed: a cold lookup normally needs no digest
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(str(INDEX_VERSION).encode())
+    for module in BUILDER_MODULES:  # the code that builds the index is part of what it says
+        digest.update((Path(__file__).parent / module).read_bytes())
+    for path in _input_files(root):
+        digest.update(str(path.relative_to(root.parent)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

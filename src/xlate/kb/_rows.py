@@ -37,6 +37,7 @@ from pydantic import (
 
 from xlate.kb._model import ID_PATTERN, MappingRelation
 from xlate.kb._paths import display_path as _display
+from xlate.kb._types import ROW_SIDES, SIDE_BACKEND
 from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
 __all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side", "compile_rows", "symbol_files"]
@@ -44,7 +45,7 @@ __all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side"
 SYMBOLS_DIR = "symbols"
 HIPIFY_DIR = "hipify"
 OVERRIDES = "overrides.yaml"
-SIDES = ("hip", "roc", "miopen", "metal", "mlx", "triton")
+SIDES = ROW_SIDES  # one list of the sides (kb._types); the models below name each as a field
 HIPIFY_TARGETS = {"hip": "HIP", "roc": "ROC", "miopen": "MIOPEN"}
 
 Spelling = Annotated[str, StringConstraints(min_length=1, max_length=160, pattern=r"^[^\s].*[^\s]$|^[^\s]$")]
@@ -97,6 +98,9 @@ class Side(BaseModel):
     removed: str | None = None
     source: str | None = Field(default=None, description="an https URL, or a key of the file's `sources` and a section")
     shared: bool = Field(default=False, description="the counterpart spelling answers several CUDA spellings on purpose")
+    macros: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_]\w*$")]] = Field(
+        default_factory=list, description="preprocessor macros that must be defined before the headers for the spelling "
+                                          "to be declared (HIP_ENABLE_WARP_SYNC_BUILTINS); proven by a compile probe")
     rocm: list[RocmFact] = Field(default_factory=list, description="per ROCm version: the spelling its headers declare (HIP sides)")
 
     @model_validator(mode="after")
@@ -187,6 +191,8 @@ def _side_dict(side: Side, sources: dict[str, str], origin: str) -> dict[str, An
         out["also"] = list(side.also)
     if side.shared:
         out["shared"] = True
+    if side.macros:
+        out["macros"] = list(side.macros)
     if side.rocm:
         out["rocm"] = [{**f.model_dump(exclude_none=True), "source": _resolve_source(f.source, sources)} for f in side.rocm]
     src = _resolve_source(side.source, sources)
@@ -383,7 +389,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: concept {concept!r} here, {other[0]!r} in {other[1]}:{other[2]}"))
             if concept_ids is not None and concept is not None and concept not in concept_ids:
                 out.problems.append(Problem(shown, line, f"rows[{i}].concept: unknown concept {concept!r}"))
-            if is_override and set(given) - {"hip", "roc", "miopen"}:
+            if is_override and any(SIDE_BACKEND[s] != "hip" for s in given):
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: overrides give HIP-side facts only"))
             if not is_override and "hip" in given and row.cuda in hipify_names:
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: HIPIFY's tables give its HIP side; a newer fact goes in symbols/{OVERRIDES}"))

@@ -24,7 +24,8 @@ TRANSLATE_DIR = "translate"
 # file -> (its parts, what each part's keys are); the models are built on first need (pydantic).
 TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
-    "calls.yaml": (("append", "pointee", "erase", "function_address"), "CUDA names"),
+    "headers.yaml": (("apis",), "CUDA headers"),
+    "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address"), "CUDA names"),
 }
 CACHE_VERSION = 1
 
@@ -61,6 +62,8 @@ def _models() -> dict[str, type[BaseModel]]:
 
         hip: str
         test: Literal["truth"]
+        # the compilation passes where the macro is defined: both (host and device) or the device pass only
+        pass_: Literal["both", "device"] = Field(alias="pass")
         source: str
 
         @field_validator("hip")
@@ -96,19 +99,34 @@ def _models() -> dict[str, type[BaseModel]]:
         def _arguments(cls, value: list[str]) -> list[str]:
             return _c_names(value, "names and types must be C spellings")
 
-    class Pointee(Entry):
+    def _types(value: list[str]) -> list[str]:
+        import re
+
+        if not all(re.fullmatch(_C_TYPE, t) for t in value):
+            raise ValueError("names and types must be C spellings")
+        return value
+
+    class Typed(Entry):
+        """Pointee types of the first argument: the row's spelling is proven for `accepts`; HIP
+        declares the CUDA name itself for `keep`."""
+
         keep: list[str]
-        row_types: list[str]
+        accepts: list[str]
+        any_cuda_type: bool = False
         source: str
 
-        @field_validator("keep", "row_types")
-        @classmethod
-        def _types(cls, value: list[str]) -> list[str]:
-            import re
+        _check = field_validator("keep", "accepts")(classmethod(lambda cls, v: _types(v)))
 
-            if not all(re.fullmatch(_C_TYPE, t) for t in value):
-                raise ValueError("names and types must be C spellings")
-            return value
+    class Maskless(Entry):
+        """Value types for which a shuffle's mask-less HIP form is proven."""
+
+        accepts: list[str]
+        source: str
+
+        _check = field_validator("accepts")(classmethod(lambda cls, v: _types(v)))
+
+    class SameShape(Entry):
+        source: str
 
     class Erase(Entry):
         source: str
@@ -125,11 +143,23 @@ def _models() -> dict[str, type[BaseModel]]:
     class CallsFile(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
         append: dict[CName, Append]
-        pointee: dict[CName, Pointee]
+        typed: dict[CName, Typed]
+        maskless: dict[CName, Maskless]
+        same_shape: dict[str, SameShape]  # qualified names too (nvcuda::wmma::fill_fragment)
         erase: dict[CName, Erase]
         function_address: dict[CName, FunctionAddress]
 
-    return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile}
+    class Api(Entry):
+        """The names of the API a CUDA header declares, as a regex over whole spellings."""
+
+        match: str
+        source: str
+
+    class HeadersFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        apis: dict[str, Api]
+
+    return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile, "headers.yaml": HeadersFile}
 
 
 def _c_names(values: list[str], message: str = "names must be C identifiers") -> list[str]:
@@ -146,7 +176,7 @@ def _message(error: Mapping[str, Any], model: type[BaseModel], what: str) -> str
     part = loc[0] if loc else ""
     if len(loc) >= 2 and error.get("type") in ("missing", "extra_forbidden") and len(loc) <= 3:
         fields = model.model_fields[part].annotation.__args__[1].model_fields  # type: ignore[union-attr]
-        return f"{part}.{loc[1]}: expected exactly {', '.join(fields)}"
+        return f"{part}.{loc[1]}: expected exactly {', '.join(f.alias or n for n, f in fields.items())}"
     if len(loc) == 3 and loc[2] == "[key]":
         return f"{part}.{loc[1]}: the key must be a C identifier"
     text = str(error.get("msg", "invalid")).removeprefix("Value error, ")
@@ -174,7 +204,7 @@ def _validate(name: str, path: Path, shown: str) -> dict[str, Any]:
         checked = model.model_validate(data)
     except ValidationError as exc:
         raise GlossaryError(f"{shown}: {_message(exc.errors()[0], model, what)}") from None
-    return checked.model_dump(mode="json")
+    return checked.model_dump(mode="json", by_alias=True)
 
 
 def load_translate_data(path: Path) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-__all__ = ["BACKENDS", "EMPTY", "ROW_SIDES", "SIDE_BACKEND", "Edge", "Row", "Side", "side_json"]
+__all__ = ["BACKENDS", "EMPTY", "ROW_SIDES", "SIDE_BACKEND", "Edge", "RocmFact", "Row", "Side", "side_json"]
 
 # The backends a concept names its terms for (lookup's --backend filter).
 BACKENDS = ("cuda", "hip", "metal", "triton", "mlx")
@@ -25,6 +25,19 @@ SIDE_BACKEND: Mapping[str, str] = MappingProxyType({"cuda": "cuda", "hip": "hip"
 VERSION_WORDS = ("since", "deprecated", "removed", "changed", "experimental")
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class RocmFact(NamedTuple):
+    """What one ROCm release's headers say of a HIP side: the spelling to write for it, or a note
+    (what a person must do where that release declares nothing by the name)."""
+
+    version: str  # major.minor
+    symbol: str | None = None
+    note: str | None = None
+    source: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {k: v for k, v in self._asdict().items() if v is not None}
 
 
 class Side(NamedTuple):
@@ -43,6 +56,11 @@ class Side(NamedTuple):
     changed: str | None = None
     experimental: str | None = None
     derived: bool = False  # made by a family's naming rule: in no table
+    rocm: tuple[RocmFact, ...] = ()  # per-release facts of a HIP side (translate --rocm)
+
+    def rocm_fact(self, version: str | None) -> RocmFact | None:
+        """The fact for ROCm `version` (major.minor), or None."""
+        return next((f for f in self.rocm if f.version == version), None)
 
     def versions(self) -> list[tuple[str, str]]:
         """The version facts it carries, as (word, value)."""
@@ -57,6 +75,8 @@ class Side(NamedTuple):
         if self.shared:
             out["shared"] = True
         out.update(self.versions())
+        if self.rocm:
+            out["rocm"] = [f.json() for f in self.rocm]
         return out
 
 

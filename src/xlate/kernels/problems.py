@@ -8,7 +8,7 @@ that must cross device memory and the floating-point operations that must be don
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

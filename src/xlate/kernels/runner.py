@@ -8,7 +8,6 @@ and turns the median time into GB/s or TFLOP/s and a fraction of the spec-sheet 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import platform
 import secrets
 import subprocess
@@ -256,7 +255,7 @@ def _record(ex: Example, backend: str, out: Outcome, seed: int) -> Path:
         "roofline": {"fraction": out.roofline, "of": out.roofline_of},
         "extras": out.extras,
         "versions": _versions(backend),
-        "recorded_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "recorded_utc": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     return evidence.write(record)
 

@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 
@@ -24,12 +24,12 @@ def _first(*candidates: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def nvcc() -> str | None:
     return _first("nvcc", "/usr/local/cuda/bin/nvcc")
 
 
-@lru_cache(maxsize=None)
+@cache
 def cuobjdump() -> str | None:
     """nvcc's cuobjdump, or the copy that Triton's NVIDIA backend ships."""
     found = _first("cuobjdump", "/usr/local/cuda/bin/cuobjdump")
@@ -43,13 +43,13 @@ def cuobjdump() -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def hip_clang() -> str | None:
     """A clang that compiles HIP for gfx942 (clang 19 or newer, or ROCm's own)."""
     return _first("clang++-19", "clang++-20", "clang++-21", "/opt/rocm/llvm/bin/clang++")
 
 
-@lru_cache(maxsize=None)
+@cache
 def hipcc() -> str | None:
     return _first("hipcc", "/opt/rocm/bin/hipcc")
 
@@ -68,7 +68,7 @@ class Device:
         return arch + ("a" if arch == "90" else "")
 
 
-@lru_cache(maxsize=None)
+@cache
 def nvidia_device() -> Device | None:
     """The first NVIDIA GPU as nvidia-smi reports it, or None on a machine without one."""
     smi = shutil.which("nvidia-smi")
@@ -86,7 +86,7 @@ def nvidia_device() -> Device | None:
     return Device(name, driver, cc)
 
 
-@lru_cache(maxsize=None)
+@cache
 def amd_gpu() -> bool:
     """True only where ROCm sees an AMD GPU (rocminfo lists a gfx agent)."""
     tool = shutil.which("rocminfo")

@@ -66,7 +66,7 @@ def rows_at(smap: kb.SymbolMap, candidates: list[str], backend: str) -> list[tup
                 return [(entry, "cuda")]
         found = smap.find_any(name)
         if found:
-            mine = [f for f in found if f[1] == backend or (backend == "hip" and f[1] in ("roc", "miopen"))]
+            mine = [f for f in found if f[1] == backend or kb.SIDE_BACKEND[f[1]] == backend]
             return (mine or found)[:MAX_ROWS]
         if backend != "cuda":
             entry = smap.get(name)  # CUDA spellings are legal in HIP files (HIP keeps many names)

@@ -270,7 +270,7 @@ class Passes:
         slow = asyncio.get_running_loop().call_later(PROGRESS_AFTER_S, self._slow, job)
         try:
             result = await asyncio.wait_for(worker.run(job), job.budget_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._end_worker(job, "budget")
             self._settle(job, exception=OverBudget())
         except Failed as exc:

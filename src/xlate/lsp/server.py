@@ -247,7 +247,7 @@ def initialized(ls: XlateServer, params: types.InitializedParams) -> None:
     # What hover and completion read, loaded now rather than on the first request (which would
     # otherwise wait the ~0.1 s it takes).
     try:
-        ls.index, ls.symbol_map, ls.completions
+        _ = ls.index, ls.symbol_map, ls.completions  # each loads on first access
     except Exception as exc:  # a broken glossary: hover reports it when asked
         ls.log(f"xlate: could not load the glossary: {exc}", types.MessageType.Error)
 
@@ -499,11 +499,11 @@ async def code_action(ls: XlateServer, params: types.CodeActionParams) -> list[t
         start, end = params.range.start, params.range.end
         selection = (start.line, start.character) != (end.line, end.character)
         last = end.line - (1 if selection and end.character == 0 and end.line > start.line else 0)
-        scopes = [("line", f"xlate: translate this line to HIP", start.line, start.line)]
+        scopes = [("line", "xlate: translate this line to HIP", start.line, start.line)]
         if selection:
             scopes.append(("selection", "xlate: translate the selection to HIP", start.line, last))
         scopes.append(("file", "xlate: translate this file to HIP", 0, -1))
-        for scope, title, first, final in scopes:
+        for _scope, title, first, final in scopes:
             actions.append(types.CodeAction(title=title, kind=types.CodeActionKind.RefactorRewrite,
                                             command=types.Command(title=title, command=TRANSLATE,
                                                                   arguments=[uri, doc.version, first, final])))

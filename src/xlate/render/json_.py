@@ -12,8 +12,12 @@ FORMAT_VERSION = 1
 ANNOTATION_KEYS = ("line", "column", "symbol", "concept", "equivalents")
 
 
-def document(results: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"version": FORMAT_VERSION, "files": results}
+def document(results: list[dict[str, Any]], project: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole output; `project` (a tree's own findings, such as its warp-width decision) only when given."""
+    doc: dict[str, Any] = {"version": FORMAT_VERSION, "files": results}
+    if project:
+        doc["project"] = project
+    return doc
 
 
 # check_circular off: results are plain trees of dicts and lists (a few shared, none cyclic). One
@@ -46,7 +50,7 @@ def annotations_text(annotations: list[dict[str, Any]], tails: dict[tuple[str, A
         tail = tails.get(key)
         if tail is None:
             tail = tails[key] = _encode({"symbol": symbol, "concept": concept, "equivalents": eq})[1:]
-        add('{"line": %d, "column": %d, %s' % (line, column, tail))
+        add(f'{{"line": {line:d}, "column": {column:d}, {tail}')
     return "[" + ", ".join(parts) + "]"
 
 
@@ -82,17 +86,19 @@ def _write_file(result: dict[str, Any], out: TextIO, memo: tuple[dict, dict] | N
     out.write("{}" if sep == "{" else "}")
 
 
-def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
+def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", project: dict[str, Any] | None = None,
+          show_all: bool = False) -> None:
+    """The full data whatever `show_all` says: JSON is for programs, which filter it themselves."""
     # Indented for a person at a terminal; one line otherwise, which is also the fast path.
     isatty = getattr(out, "isatty", None)
     if isatty and isatty():
-        out.write(json.dumps(document(results), indent=1, ensure_ascii=False, check_circular=False))
+        out.write(json.dumps(document(results, project), indent=1, ensure_ascii=False, check_circular=False))
     else:
-        out.write('{"version": %d, "files": [' % FORMAT_VERSION)
+        out.write(f'{{"version": {FORMAT_VERSION:d}, "files": [')
         memo: tuple[dict, dict] = ({}, {})  # valid while `results` keeps every dict it names alive
         for i, r in enumerate(results):
             if i:
                 out.write(", ")
             _write_file(r, out, memo)
-        out.write("]}")
+        out.write("]" + (f', "project": {_encode(project)}' if project else "") + "}")
     out.write("\n")

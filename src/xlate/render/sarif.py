@@ -58,7 +58,7 @@ def _rules_metadata(results: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     return entries, notes
 
 
-def document(results: list[dict[str, Any]]) -> dict[str, Any]:
+def document(results: list[dict[str, Any]], project: dict[str, Any] | None = None) -> dict[str, Any]:
     rules, config_notes = _rules_metadata(results)
     index = {r["id"]: i for i, r in enumerate(rules)}
     sarif_results = []
@@ -103,14 +103,24 @@ def document(results: list[dict[str, Any]]) -> dict[str, Any]:
             if name not in symbols and info.get("sides") is not None:
                 symbols[name] = {"concept": concept_of.get(name), "family": info.get("family"),
                                  "derived": bool(info.get("derived")), "sides": info["sides"]}
+    properties: dict[str, Any] = {}
     if symbols:
-        run["properties"] = {"xlateSymbols": symbols}
+        properties["xlateSymbols"] = symbols
+    if project:  # a tree's own findings (its warp-width decision), with the places they rest on
+        properties["xlateProject"] = project
+    users = {_uri(r["path"]): r["users"] for r in results if r.get("users")}
+    if users:  # each shared header's findings hold for the files that include it
+        properties["xlateHeaderUsers"] = users
+    if properties:
+        run["properties"] = properties
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all") -> None:
+def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", project: dict[str, Any] | None = None,
+          show_all: bool = False) -> None:
+    """Every hazard whatever `show_all` says: SARIF is read by tools, which filter it themselves."""
     # Indented for a person at a terminal; one line otherwise, which json encodes in C (several times faster).
     isatty = getattr(out, "isatty", None)
     indent = 1 if isatty and isatty() else None
-    out.write(json.dumps(document(results), indent=indent, ensure_ascii=False))
+    out.write(json.dumps(document(results, project), indent=indent, ensure_ascii=False))
     out.write("\n")

@@ -41,6 +41,8 @@ INT32_TYPES = frozenset({"int", "unsigned", "unsigned int", "uint32_t", "int32_t
 
 FULL32 = 0xFFFFFFFF
 FULL64 = 0xFFFFFFFFFFFFFFFF
+# What a partial fix breaks: a mask is built, stored, shifted and counted in different places.
+PARTIAL = "Widen its stores, shifts and bit counts with it, or lanes 32-63 drop out again"
 
 
 def _mask_calls(src: SourceView) -> Iterable[tuple[Node, str, Node | None]]:
@@ -111,20 +113,21 @@ class LaneMaskWidth(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         mask_names: set[str] = set()
-        for call, name, mask in _mask_calls(src):
+        for _call, name, mask in _mask_calls(src):
             if mask is None:
                 continue
             mask = strip_parens(mask)
             if _is_full32(mask):
                 yield self.hazard(
                     src, mask,
-                    f"{name} mask 0xffffffff names 32 lanes; HIP masks are 64-bit (wavefronts of 64): use ~0ull",
+                    f"{name} mask 0xffffffff names 32 lanes; HIP masks are 64-bit (wavefronts of 64): use ~0ull. {PARTIAL}",
                 )
             elif mask.type == "identifier":
                 mask_names.add(text(mask))
 
         if mask_names:
             yield from self._full_mask_definitions(src, mask_names)
+            yield from self._header_masks(src, mask_names)
 
         ballot_vars: set[str] = set()
         mask_calls = src.calls(MASK_RESULT)
@@ -144,7 +147,7 @@ class LaneMaskWidth(Rule):
                     yield self.hazard(
                         src, decl,
                         f"a lane mask stored in 32-bit '{type_text}' loses lanes 32-63 of a 64-lane wavefront; "
-                        "use unsigned long long (uint64_t)",
+                        f"use unsigned long long (uint64_t). {PARTIAL}",
                     )
 
         for call in src.calls(BIT32):
@@ -156,7 +159,7 @@ class LaneMaskWidth(Rule):
             if _contains_mask_result(arg) or (arg.type == "identifier" and text(arg) in ballot_vars):
                 yield self.hazard(
                     src, call,
-                    f"{name} reads 32 bits of a lane mask; HIP masks are 64-bit: use {BIT32[name]}",
+                    f"{name} reads 32 bits of a lane mask; HIP masks are 64-bit: use {BIT32[name]}. {PARTIAL}",
                 )
 
         for left in src.int_literals((1,), max_length=4):
@@ -172,7 +175,26 @@ class LaneMaskWidth(Rule):
                 yield self.hazard(
                     src, shift,
                     f"'{text(shift)}' builds a lane bit in 32 bits; lanes 32-63 of a wavefront overflow it: "
-                    "shift 1ull instead",
+                    f"shift 1ull instead. {PARTIAL}",
+                )
+
+    def _header_masks(self, src: SourceView, names: set[str]) -> Iterable[Hazard]:
+        """Masks named by a macro that an included header defines as 0xffffffff: flagged where the
+        file uses them (the header's own finding is at its #define, when the header is explained)."""
+        inherited = src.context.macros
+        own = {text(n) for d in src.nodes("preproc_def") if (n := d.child_by_field_name("name")) is not None}
+        header_full = {n for n in names if inherited.get(n) == FULL32 and n not in own}
+        if not header_full:
+            return
+        for _call, name, mask in _mask_calls(src):
+            if mask is None:
+                continue
+            mask = strip_parens(mask)
+            if mask.type == "identifier" and text(mask) in header_full:
+                yield self.hazard(
+                    src, mask,
+                    f"{name} mask {text(mask)} is 0xffffffff in an included header: 32 lanes; HIP masks are 64-bit: "
+                    f"define it as ~0ull in that header (every file that includes it changes with it). {PARTIAL}",
                 )
 
     def _full_mask_definitions(self, src: SourceView, names: set[str]) -> Iterable[Hazard]:
@@ -186,7 +208,7 @@ class LaneMaskWidth(Rule):
             if expr is not None and _is_full32(expr):
                 yield self.hazard(
                     src, name,
-                    f"lane mask {text(name)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: define it as ~0ull",
+                    f"lane mask {text(name)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: define it as ~0ull. {PARTIAL}",
                 )
         for ident in src.named(names):
             decl = src.parent(ident)
@@ -199,7 +221,7 @@ class LaneMaskWidth(Rule):
             if _is_full32(value):
                 yield self.hazard(
                     src, value,
-                    f"lane mask {text(ident)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: use ~0ull",
+                    f"lane mask {text(ident)} = 0xffffffff names 32 lanes; HIP masks are 64-bit: use ~0ull. {PARTIAL}",
                 )
 
 
@@ -240,7 +262,7 @@ class WarpSyncMask(Rule):
 
     def check(self, src: SourceView) -> Iterable[Hazard]:
         consts = None
-        for call, name, mask in _mask_calls(src):
+        for _call, name, mask in _mask_calls(src):
             if mask is None:
                 continue
             mask = strip_parens(mask)
@@ -257,5 +279,6 @@ class WarpSyncMask(Rule):
             yield self.hazard(
                 src, mask,
                 f"{name} with member mask '{shown}': HIP needs a 64-bit mask shared by every named lane, "
-                "Metal SIMD-group functions take no mask; call it from converged code with the full mask",
+                "Metal SIMD-group functions take no mask; call it from converged code with the full mask "
+                "(every collective of the branch at once: one left behind waits for lanes that never come)",
             )

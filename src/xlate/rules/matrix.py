@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from xlate.rules.asm import asm_template
 from xlate.cuda.source import SourceView
@@ -10,6 +11,9 @@ from xlate.rules.model import Hazard, Rule
 from xlate.rules.registry import register
 from xlate.rules.refs import HIP_EXT, MSL_SPEC
 from xlate.rules.syntax import text
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 ROCWMMA = "https://rocm.docs.amd.com/projects/rocWMMA/en/latest/"
 

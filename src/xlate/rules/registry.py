@@ -3,7 +3,7 @@ are imported (`catalog.py` imports them all)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from xlate.rules.codes import by_code
 from xlate.rules.model import Rule
@@ -27,7 +27,7 @@ def register(cls: type[Rule]) -> type[Rule]:
     return cls
 
 
-@lru_cache(maxsize=None)
+@cache
 def silenced_symbols(code: str) -> frozenset[str]:
     """Symbols on which findings of rule `code` are left out: the `covers` of every registered rule
     whose row in the code table says it silences `code`.

@@ -140,7 +140,9 @@ def file_constants(src: SourceView) -> dict[str, int]:
     cached = getattr(src, "_xl_consts", None)
     if cached is not None:
         return cached
-    consts: dict[str, int] = {}
+    # What the headers it includes define comes first; the file's own definitions override it.
+    context = getattr(src, "context", None)
+    consts: dict[str, int] = dict(context.macros) if context is not None else {}
     found = {n.start_byte: n for n in src.nodes("preproc_def")}
     for qualifier in ("const", "constexpr"):
         found.update((n.start_byte, n) for n in src.qualified(qualifier))

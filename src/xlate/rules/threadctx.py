@@ -18,7 +18,7 @@ from xlate.cuda.source import SourceView
 from xlate.cuda.tree import NAME_TYPES
 from xlate.rules.syntax import declarator_name, names_in, text
 
-THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank", "__lane_id"})
+THREAD_BUILTINS = frozenset({"threadIdx", "__lane_id", "laneid", "thread_rank"})
 _THREAD_NAME = re.compile(r"(?i)^(.*_)?(tid|tidx|lane|lane_?id|laneidx|lane_?idx|thread_?id|thread_?idx|ltid|gtid)(_.*)?$")
 LANE_NAME = re.compile(r"(?i)(lane|warp_?id|^wid$|warp_?idx|^warp$)")
 

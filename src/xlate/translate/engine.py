@@ -58,7 +58,9 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
         result.errors.append(_error("syntax", f"{what}; left unchanged in this region", region.line))
     locator = Locator(tree)
-    found = oc.find_entries(tree, source, smap, lines, locator)
+    from xlate.project.names import filter_found  # a name the user defines (`cudnn_handle`) is no API use
+
+    found = filter_found(oc.find_entries(tree, source, smap, lines, locator), source, smap, locator)
     starts = line_starts(source)
     edits = Edits(source)
     report = result.report

@@ -90,7 +90,7 @@ def occurrence_offset(o: Any, source: bytes, starts: list[int]) -> int:
 def shape_unproven(entry: Any) -> bool:
     """A function row whose HIP side is only approximate and whose call shape no data proves."""
     row = getattr(entry, "row", None)
-    kind = row.get("kind") if isinstance(row, dict) else None
+    kind = row.kind if row is not None else None
     return entry.hip_relation == "approximate" and kind == "function" and not calldata.proven_call(entry.symbol)
 
 

@@ -9,9 +9,11 @@ the rows' fact for the target version and writes the notes.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from xlate.errors import UsageError
+from xlate.kb import Entry, RocmFact
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.report import Report
 
@@ -36,15 +38,10 @@ def target(smap: Any, wanted: str | None) -> str | None:
     return wanted
 
 
-def fact(entry: Any, version: str | None) -> dict[str, Any] | None:
+def fact(entry: Entry | None, version: str | None) -> RocmFact | None:
     """The HIP side's fact for `version`, or None."""
-    if version is None or entry is None:
-        return None
-    side = entry.side("hip") if hasattr(entry, "side") else None
-    for f in (side or {}).get("rocm") or ():
-        if f.get("version") == version:
-            return f
-    return None
+    side = entry.side("hip") if entry is not None and version is not None else None
+    return side.rocm_fact(version) if side is not None else None
 
 
 class VersionedMap:
@@ -70,15 +67,11 @@ class VersionedMap:
             return self._cache[symbol]
         entry = self.base.get(symbol)
         f = fact(entry, self.version)
-        if f is not None and f.get("symbol") and f["symbol"] != entry.hip:
-            row = dict(entry.row or {})
-            sides = dict(row.get("sides") or {})
-            hip = dict(sides.get("hip") or {})
-            hip["symbol"] = f["symbol"]
-            hip["source"] = f.get("source") or hip.get("source")
-            sides["hip"] = hip
-            row["sides"] = sides
-            entry = entry._replace(hip=f["symbol"], row=row)
+        if f is not None and f.symbol and entry is not None and entry.row is not None and f.symbol != entry.hip:
+            hip = entry.row.sides["hip"]
+            sides = dict(entry.row.sides)
+            sides["hip"] = hip._replace(symbol=f.symbol, source=f.source or hip.source)
+            entry = entry._replace(hip=f.symbol, row=entry.row._replace(sides=MappingProxyType(sides)))
         self._cache[symbol] = entry
         return entry
 
@@ -124,19 +117,19 @@ def annotate(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edi
         if f is None:
             # No fact for this version, but one for another, on a name with no HIP counterpart: the
             # newest such note is the best a reader has; say which version it speaks of.
-            side = entry.side("hip") if entry is not None and hasattr(entry, "side") else None
-            others = [g for g in (side or {}).get("rocm") or () if g.get("note") and not g.get("symbol")]
-            if not others or (side or {}).get("relation") != "none":
+            side = entry.side("hip") if entry is not None else None
+            others = [g for g in (side.rocm if side is not None else ()) if g.note and not g.symbol]
+            if not others or side is None or side.relation != "none":
                 continue
-            f = {"note": f"nothing is known about {written} in ROCm {version}'s headers; the rows say of an "
-                         f"older one: {others[-1]['note']}"}
-        if f.get("symbol") or not f.get("note"):
+            f = RocmFact(version, note=f"nothing is known about {written} in ROCm {version}'s headers; the rows say of an "
+                                       f"older one: {others[-1].note}")
+        if f.symbol or not f.note:
             continue
         at = offset_of(starts, source, line, col)
         if edits.covers(at, at + max(len(str(written).encode()), 1)):
             continue
         row = _anchor(source, starts, line - 1)
-        text = " ".join(str(f["note"]).split())  # the row's note names the version it speaks of
+        text = " ".join(str(f.note).split())  # the row's note names the version it speaks of
         if text not in notes.setdefault(row, []):
             notes[row].append(text)
         report.flagged[f"ROCm {version} {written}"] += 1

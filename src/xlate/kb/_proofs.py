@@ -1,0 +1,536 @@
+"""Machine proofs of symbol rows: each non-HIPIFY HIP side is compiled against real ROCm headers, each
+Metal side is looked up in the Metal Shading Language tables kept as data, and each MLX and Triton side
+is looked up in the installed package.
+
+HIPIFY's own rows are AMD's tables, imported unchanged; every other HIP side was written by hand, so
+it is the one that needs a compiler's word. A probe is one short declaration test per spelling
+(`using ::name;`, `#ifdef`, `__has_include`), all of them in one source file per macro set, compiled
+with `-fsyntax-only -ferror-limit=0`: each error's line number says which probe failed. Two runs
+settle the macro condition a row states: without any macro (a row that names none must compile here)
+and with every macro rows name (a row that names one must compile only here).
+
+Type layouts: for every type row, `sizeof` and `alignof` on the HIP side are read from the compiler
+(a template that is declared and never defined makes clang print both numbers) and compared with the
+CUDA values the glossary keeps in `symbols/specs/cuda-layouts.yaml`, copied from NVIDIA's tables. A
+difference passes only where the row says `approximate` and its caveat names the difference.
+
+Nothing here runs when the index is built; the tests and `xlate glossary check` call it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "cuda_layouts", "hip_sides", "load_msl", "metal_problems",
+           "package_problems", "probe_hip", "SPECS_DIR"]
+
+SPECS_DIR = Path("symbols") / "specs"
+LAYOUTS_FILE = "cuda-layouts.yaml"
+MSL_FILE = "msl.yaml"
+METAL_API_FILE = "metal-api.yaml"
+PROBE_ARCH = "gfx942"
+# Headers every probe file includes: the runtime, its optional parts and the libraries the rows name.
+# A header absent from the unpacked set is left out and its rows reported as unproven.
+PROBE_HEADERS = (
+    "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h",
+    "hip/hip_complex.h", "hip/hip_math_constants.h", "hip/hiprtc.h", "hip/hip_texture_types.h",
+    "hipcub/hipcub.hpp", "hipblas/hipblas.h", "hipfft/hipfftXt.h", "hiprand/hiprand_kernel.h",
+    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h",
+)
+# Spellings that are syntax rather than a declared name: nothing to probe.
+SYNTAX = {"<<<>>>"}
+# Libraries whose headers are not among the packaged ROCm 6.4 headers (their rows cite AMD's
+# documentation instead): spelling prefix or header folder -> library.
+NOT_PACKAGED = {"rocwmma": "rocWMMA", "hipFile": "hipFile", "hipfile": "hipFile", "hiptensor": "hipTensor",
+                "amd_smi": "AMD SMI", "amdsmi_": "AMD SMI", "rccl": "RCCL", "hipblaslt": "hipBLASLt"}
+_ERROR = re.compile(r"^[^:\n]*probe\.hip:(\d+):\d+: error: (.*)$", re.M)
+_LAYOUT = re.compile(r"'xlate_layout<(\d+), (\d+), (\d+)>'")
+_IDENT = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$")
+
+
+@dataclass(frozen=True)
+class HipSide:
+    cuda: str
+    symbol: str
+    kind: str | None
+    relation: str
+    macros: tuple[str, ...]
+    caveat: str
+    since: str
+    where: tuple[str, int] | None
+
+
+@dataclass
+class HipProof:
+    """What the probes showed; every list holds one-line findings, `unproven` says why a side was not probed."""
+
+    declared: dict[str, dict[str, bool]] = field(default_factory=dict)  # config -> symbol -> declared
+    layouts: dict[str, tuple[int, int]] = field(default_factory=dict)  # HIP type -> (sizeof, alignof)
+    problems: list[str] = field(default_factory=list)
+    unproven: dict[str, str] = field(default_factory=dict)  # "cuda -> symbol" -> reason
+    proven: int = 0
+
+
+def hip_sides(rows: dict[str, dict[str, Any]]) -> list[HipSide]:
+    """Every HIP side with a spelling that HIPIFY's tables did not give."""
+    out = []
+    for cuda, row in rows.items():
+        side = row["sides"].get("hip")
+        if not side or not side.get("symbol") or side.get("origin") == "hipify":
+            continue
+        out.append(HipSide(cuda, side["symbol"], row.get("kind"), side["relation"], tuple(side.get("macros") or ()),
+                           side.get("caveat", ""), side.get("since", ""), side.get("where")))
+    return out
+
+
+def _newer_than(since: str, version: tuple[int, int, int]) -> bool:
+    """Whether a side's `since` names a ROCm or hipBLAS release after the headers at hand (then a probe
+    against them proves nothing)."""
+    m = re.search(r"\bROCm (\d+)\.(\d+)", since)
+    if m and not since.startswith(("ROCm 6.", "ROCm 5.")):
+        return (int(m.group(1)), int(m.group(2))) > version[:2]
+    return bool(re.search(r"hipBLAS 3", since)) and version[:2] < (7, 0)
+
+
+def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
+    """The lines that fail to compile exactly when `symbol` is not declared; None for what no probe reaches."""
+    if symbol in SYNTAX:
+        return None
+    if kind == "header" or symbol.endswith((".h", ".hpp", ".cuh")):
+        return [f"#if !__has_include(<{symbol}>)", "#error header not found", "#endif"]
+    if not _IDENT.match(symbol):
+        return None
+    if "::" not in symbol:
+        # A macro, a keyword (double, __noinline__), a clang builtin or a declared name: each counts.
+        return [f"#if !defined({symbol}) && __is_identifier({symbol}) && !__has_builtin({symbol})", f"using ::{symbol};", "#endif"]
+    return [f"using {symbol};"]
+
+
+def _unpackaged(symbol: str, include: Path) -> str | None:
+    """The library a spelling belongs to when its headers are absent from `include`."""
+    for prefix, library in NOT_PACKAGED.items():
+        if symbol.startswith(prefix) and not any(include.glob(f"{prefix.rstrip('_')}*")):
+            return library
+    return None
+
+
+def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], dict[str, str]]:
+    """(probe source, line -> symbol, symbol -> why not probed)."""
+    lines = [f"#include <{h}>" for h in PROBE_HEADERS if (include / h).is_file()]
+    lines.append("namespace cg = cooperative_groups;")
+    owner: dict[int, str] = {}
+    skipped: dict[str, str] = {}
+    seen: set[str] = set()
+    for n, side in enumerate(sides):
+        if side.symbol in seen:
+            continue
+        seen.add(side.symbol)
+        body = _probe_lines(side.symbol, side.kind)
+        if body is None:
+            skipped[side.symbol] = "syntax or an expression, not a declared name"
+            continue
+        lines.append(f"namespace xlate_probe_{n} {{")
+        for text in body:
+            lines.append(text)
+            owner[len(lines)] = side.symbol
+        lines.append("}")
+    return "\n".join(lines) + "\n", owner, skipped
+
+
+def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "probe.hip"
+        path.write_text(source, encoding="utf-8")
+        cmd = [clang, "-x", "hip", f"--offload-arch={PROBE_ARCH}", "--cuda-device-only", "-nogpulib", "-std=c++17",
+               "-fsyntax-only", "-ferror-limit=0", "-Wno-everything", "-I", str(include),
+               *(f"-D{d}" for d in defines), str(path)]
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    return run.stderr
+
+
+def cuda_layouts(root: Path) -> dict[str, dict[str, Any]]:
+    """CUDA's published sizeof/alignof per type name, from symbols/specs/cuda-layouts.yaml."""
+    path = root / SPECS_DIR / LAYOUTS_FILE
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {str(k): v for k, v in (data.get("types") or {}).items()}
+
+
+@dataclass(frozen=True)
+class Layout:
+    size: int
+    align: int
+
+
+def _layout_source(include: Path, types: list[str]) -> str:
+    lines = [f"#include <{h}>" for h in PROBE_HEADERS if (include / h).is_file() and h.startswith("hip/")]
+    lines.append("template <int I, int S, int A> struct xlate_layout;")
+    for i, t in enumerate(types):
+        lines.append(f"xlate_layout<{i}, sizeof({t}), alignof({t})> xlate_layout_{i};")
+    return "\n".join(lines) + "\n"
+
+
+def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, version: tuple[int, int, int],
+              clang: str) -> HipProof:
+    """Compile every non-HIPIFY HIP side against the headers in `include` and compare with what its row says."""
+    proof = HipProof()
+    sides = hip_sides(rows)
+    current = [s for s in sides if not _newer_than(s.since, version)]
+    for s in sides:
+        if s not in current:
+            proof.unproven[f"{s.cuda} -> {s.symbol}"] = f"the row's fact is newer than HIP {'.'.join(map(str, version))} ({s.since})"
+    macros = tuple(sorted({m for s in current for m in s.macros}))
+    source, owner, skipped = _source(include, current)
+    configs = {"none": (), "all": macros}
+    for name, defines in configs.items():
+        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(_compile(clang, include, source, defines))
+                  if int(m.group(1)) in owner}
+        if not owner or max(owner) == 0:
+            continue
+        proof.declared[name] = {sym: sym not in failed for sym in set(owner.values())}
+    for s in current:
+        label = f"{s.cuda} -> {s.symbol}"
+        where = f"{s.where[0]}:{s.where[1]}: " if s.where else ""
+        if s.symbol in skipped:
+            proof.unproven[label] = skipped[s.symbol]
+            continue
+        library = _unpackaged(s.symbol, include)
+        if library and not proof.declared["all"][s.symbol]:
+            proof.unproven[label] = f"{library} headers are not among the packaged ROCm headers"
+            continue
+        bare = proof.declared["none"][s.symbol]
+        full = proof.declared["all"][s.symbol]
+        if s.macros:
+            if not full:
+                proof.problems.append(f"{where}{label}: not declared even with {', '.join(s.macros)}")
+            elif bare:
+                proof.problems.append(f"{where}{label}: declared without {', '.join(s.macros)}; the row's macro condition is wrong")
+            else:
+                proof.proven += 1
+        elif bare:
+            proof.proven += 1
+        elif full:
+            proof.problems.append(f"{where}{label}: declared only with {', '.join(macros)}; the row must say so (`macros:`)")
+        else:
+            proof.problems.append(f"{where}{label}: not declared in the HIP {'.'.join(map(str, version))} headers")
+    _check_layouts(proof, current, root, include, clang)
+    return proof
+
+
+def _check_layouts(proof: HipProof, sides: list[HipSide], root: Path, include: Path, clang: str) -> None:
+    published = cuda_layouts(root)
+    typed = [s for s in sides if s.kind == "type" and s.cuda in published and proof.declared["none"].get(s.symbol)]
+    names = sorted({s.symbol for s in typed})
+    if not names:
+        return
+    err = _compile(clang, include, _layout_source(include, names), ())
+    for m in _LAYOUT.finditer(err):
+        proof.layouts[names[int(m.group(1))]] = (int(m.group(2)), int(m.group(3)))
+    for s in typed:
+        label = f"{s.cuda} -> {s.symbol}"
+        where = f"{s.where[0]}:{s.where[1]}: " if s.where else ""
+        cuda = published[s.cuda]
+        got = proof.layouts.get(s.symbol)
+        if got is None:
+            proof.problems.append(f"{where}{label}: the compiler gave no sizeof/alignof")
+            continue
+        if got == (cuda["size"], cuda["align"]):
+            continue
+        said = s.relation == "approximate" and str(got[1]) in s.caveat and "align" in s.caveat.casefold()
+        if got[0] != cuda["size"]:
+            said = said and str(got[0]) in s.caveat
+        if not said:
+            proof.problems.append(f"{where}{label}: HIP sizeof/alignof {got[0]}/{got[1]}, CUDA {cuda['size']}/{cuda['align']}: "
+                                  "the row must be `approximate` with a caveat naming the difference")
+
+
+# --- Metal ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MslEntry:
+    name: str
+    section: str
+    msl: str  # the first MSL version that has it
+    kind: str
+    args: str | None = None  # integer, floating, no-64-bit ... : what the argument types may be
+
+
+def load_msl(root: Path) -> tuple[dict[str, MslEntry], dict[str, Any]]:
+    """The Metal tables: MSL names by spelling (with the Metal API's host names), and the files' heads."""
+    out: dict[str, MslEntry] = {}
+    heads: dict[str, Any] = {}
+    for fname in (MSL_FILE, METAL_API_FILE):
+        path = root / SPECS_DIR / fname
+        if not path.is_file():
+            continue
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        heads[fname] = {k: v for k, v in data.items() if k != "entries"}
+        for e in data.get("entries") or []:
+            entry = MslEntry(str(e["name"]), str(e["section"]), str(e.get("msl", "")), str(e.get("kind", "")), e.get("args"))
+            out[entry.name] = entry
+            if e.get("swift"):  # the Swift spelling of an Objective-C selector names the same method
+                out[str(e["swift"])] = entry
+    return out, heads
+
+
+def metal_key(symbol: str) -> str:
+    """The table's name for a row's Metal spelling: `texture2d::read` stays; `as_type<half>` -> as_type;
+    `metal::fast::sin` -> fast::sin (the fast:: and precise:: variants are their own entries);
+    `[[kernel]]` -> kernel (an attribute's spelling)."""
+    name = re.sub(r"<.*>$", "", symbol.strip())
+    if name.startswith("[[") and name.endswith("]]"):
+        name = re.sub(r"\(\d+\)$", "(n)", name[2:-2].strip())  # [[threadgroup(0)]] -> threadgroup(n)
+    return name.removeprefix("metal::")
+
+
+# A concept term's Metal symbol is checked against the MSL table when it is shaped like an MSL name:
+# SIMD-group and quad-group functions and types, attributes, mem_flags, metal:: names. Host API names,
+# tools and compiler flags in concept terms are prose-level and left to the rows.
+_MSL_SHAPED = re.compile(r"^(?:simd_|simdgroup_|quad_|\[\[|mem_flags::|metal::|packed_|texture\d|sampler$|function_constant$|__METAL)")
+
+
+def concept_metal_problems(concepts: dict[str, Any], root: Path) -> tuple[int, list[str]]:
+    """(symbols checked, problems): every MSL-shaped Metal symbol of a concept term is in the MSL table."""
+    table, _ = load_msl(root)
+    checked, out = 0, []
+    for cid, concept in concepts.items():
+        term = concept.terms.metal
+        for sym in (term.symbols if term is not None else []):
+            if not _MSL_SHAPED.match(sym):
+                continue
+            checked += 1
+            if metal_key(sym) not in table:
+                out.append(f"{cid}: metal {sym}: not in the Metal Shading Language table")
+    return checked, out
+
+
+def metal_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
+    """Every Metal side's spelling must be an entry of the MSL (or Metal API) table."""
+    table, _ = load_msl(root)
+    if not table:
+        return [f"{SPECS_DIR / MSL_FILE}: the MSL table is missing"]
+    out = []
+    for cuda, row in rows.items():
+        side = row["sides"].get("metal")
+        if not side or not side.get("symbol"):
+            continue
+        where = side.get("where")
+        at = f"{where[0]}:{where[1]}: " if where else ""
+        for sym in [side["symbol"], *(side.get("also") or [])]:
+            if metal_key(sym) not in table:
+                out.append(f"{at}{cuda} -> metal {sym}: not in the Metal Shading Language or Metal API table")
+        entry = table.get(metal_key(side["symbol"]))
+        if entry is None:
+            continue
+        out += [f"{at}{cuda} -> metal {side['symbol']}: {p}" for p in _entry_problems(entry, side)]
+    return out
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split("."))
+
+
+def _entry_problems(entry: MslEntry, side: dict[str, Any]) -> list[str]:
+    """What a Metal side says against its table entry: the section it cites, the MSL version it
+    states, and the argument types its caveat offers."""
+    out = []
+    cited = re.findall(r"§(\d+(?:\.\d+)*)", side.get("source", ""))
+    listed = re.findall(r"(?:^|; )(\d+(?:\.\d+)*)", entry.section)
+    if cited and listed and not any(c == t or c.startswith(t + ".") or t.startswith(c + ".") for c in cited for t in listed):
+        out.append(f"cites §{', §'.join(cited)}, the specification defines it in §{entry.section}")
+    if entry.msl and _version(entry.msl) > (2, 0):
+        stated = re.search(r"MSL (\d+\.\d+)", side.get("since", ""))
+        if stated is None:
+            out.append(f"needs MSL {entry.msl}: the side must say so in `since`")
+        elif _version(stated.group(1)) < _version(entry.msl):
+            out.append(f"`since` says MSL {stated.group(1)}, the specification MSL {entry.msl}")
+    caveat = side.get("caveat", "")
+    if entry.args and "integer" in entry.args:
+        for sentence in re.split(r"(?<=[.;])\s+", caveat):
+            if _FLOAT.search(sentence) and not _NEGATION.search(sentence):
+                out.append(f"integer-only in the specification, but the caveat offers floating point: {sentence!r}")
+    if entry.args and "no-64-bit" in entry.args:
+        for sentence in re.split(r"(?<=[.;])\s+", caveat):
+            if _WIDE.search(sentence) and not _NEGATION.search(sentence):
+                out.append(f"takes no 64-bit types in the specification, but the caveat offers them: {sentence!r}")
+    return out
+
+
+_FLOAT = re.compile(r"floating[- ]point|\bfloat\b|\bhalf\b", re.I)
+_WIDE = re.compile(r"64-bit|\blong\b|\bulong\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|none|never|nor|cannot|without|except|excluding)\b|n't\b", re.I)
+
+
+# --- MLX and Triton ------------------------------------------------------------------------------
+
+PACKAGES = {"mlx": ("mx.", "mlx.core"), "triton": ("tl.", "triton.language")}
+
+
+def _resolve(module: Any, dotted: str) -> bool:
+    obj = module
+    for part in dotted.split("."):
+        try:
+            inspect.getattr_static(obj, part)
+        except AttributeError:
+            try:  # a submodule not imported by its parent (mx.fast, mx.metal)
+                obj = importlib.import_module(f"{obj.__name__}.{part}")
+                continue
+            except (ImportError, AttributeError, TypeError):
+                return False
+        try:
+            obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - a declared property that needs a GPU driver to evaluate
+            return True  # declared; what lies behind it cannot be reached on this machine
+    return True
+
+
+def package_problems(rows: dict[str, dict[str, Any]], backend: str) -> tuple[int, list[str]]:
+    """(sides checked, problems): each `mx.`/`tl.` spelling must resolve in the installed package."""
+    prefix, module_name = PACKAGES[backend]
+    module = importlib.import_module(module_name)
+    checked, out = 0, []
+    for cuda, row in rows.items():
+        side = row["sides"].get(backend)
+        if not side or not side.get("symbol"):
+            continue
+        for sym in [side["symbol"], *(side.get("also") or [])]:
+            checked += 1
+            if not sym.startswith(prefix):
+                out.append(f"{cuda} -> {backend} {sym}: not spelled {prefix}<name>")
+            elif not _resolve(module, sym[len(prefix):]):
+                out.append(f"{cuda} -> {backend} {sym}: {module_name} has no {sym[len(prefix):]}")
+    return checked, out
+
+
+# --- Lints over the data --------------------------------------------------------------------------
+
+_SAME_NAME = re.compile(r"\b(?:of the same name|same-named|the same name)\b", re.I)
+# Words by which a caveat says the counterpart behaves or is declared differently.
+_DIFFERENCE = re.compile(r"\b(?:differs?|different(?:ly)?|unlike|does not compile|doesn't compile|not declared|"
+                         r"only when|only if|rejects?|traps?)\b", re.I)
+ALIASES = (("cg::", "cooperative_groups::"), ("wmma::", "nvcuda::wmma::"))
+
+
+def _at(side: dict[str, Any]) -> tuple[str, int]:
+    where = side.get("where")
+    return (where[0], where[1]) if where else ("glossary/symbols", 1)
+
+
+def _bare(symbol: str) -> str:
+    return re.sub(r"<.*>$", "", symbol).split("::")[-1]
+
+
+def row_lints(rows: dict[str, dict[str, Any]]) -> list[tuple[str, int, str]]:
+    """(file, line, message) for the template and sibling slips the audits found in symbol rows."""
+    out: list[tuple[str, int, str]] = []
+    macros_used = {m for row in rows.values() for side in row["sides"].values() for m in side.get("macros") or ()}
+    for cuda, row in rows.items():
+        for backend, side in row["sides"].items():
+            if side.get("origin") == "hipify":
+                continue
+            caveat = side.get("caveat", "")
+            symbol = side.get("symbol")
+            file, line = _at(side)
+            if symbol and _SAME_NAME.search(caveat) and _bare(symbol) != _bare(cuda):
+                out.append((file, line, f"{cuda}: the {backend} caveat says 'same name' but the spelling is {symbol}"))
+            if side.get("relation") in ("same", "renamed"):
+                # A sentence about the macro condition is what `macros` states; any other difference
+                # makes the pair approximate.
+                for sentence in re.split(r"(?<=[.;])\s+", caveat):
+                    found = _DIFFERENCE.search(sentence)
+                    if found and not any(m in sentence for m in side.get("macros") or ()):
+                        out.append((file, line, f"{cuda}: {backend} is '{side['relation']}' but its caveat describes a "
+                                                f"difference ('{found.group(0)}'): make it 'approximate' or reword"))
+                        break
+            # A condition the row states in words (its `since`, or a caveat sentence naming its own
+            # spelling and a macro) is a condition `macros` must list, so the probes check it.
+            said = [side.get("since", "")] + [s for s in re.split(r"(?<=[.;])\s+", caveat) if symbol and _bare(symbol) in s]
+            for macro in sorted(macros_used):
+                if any(macro in text for text in said) and macro not in (side.get("macros") or ()):
+                    out.append((file, line, f"{cuda}: the {backend} side says it needs {macro}; list it in `macros`"))
+    # A spelling and its alias (cg:: and cooperative_groups::) are one entity: the same answer.
+    for short, long in ALIASES:
+        for cuda, row in rows.items():
+            if not cuda.startswith(short) or (long + cuda[len(short):]) not in rows:
+                continue
+            other = rows[long + cuda[len(short):]]
+            for backend, side in row["sides"].items():
+                twin = other["sides"].get(backend)
+                if twin is None or side.get("origin") == "hipify":
+                    continue
+                for key in ("relation", "macros", "caveat"):
+                    if side.get(key) != twin.get(key):
+                        file, line = _at(side)
+                        out.append((file, line, f"{cuda}: {backend} {key} differs from its alias {long + cuda[len(short):]}"))
+    # Signed and unsigned twins (long4/ulong4, longlong4/ulonglong4): a layout or condition stated on
+    # one holds for the other.
+    for cuda, row in rows.items():
+        twin_row = rows.get("u" + cuda) if row.get("kind") == "type" else None
+        if twin_row is None:
+            continue
+        for backend in ("hip", "metal"):
+            a, b = row["sides"].get(backend), twin_row["sides"].get(backend)
+            if a and b and a.get("origin") != "hipify" and (a.get("relation"), a.get("macros")) != (b.get("relation"), b.get("macros")):
+                file, line = _at(a)
+                out.append((file, line, f"{cuda} and u{cuda}: {backend} relations differ ({a.get('relation')} / {b.get('relation')})"))
+    return out
+
+
+def concept_lints(concepts: dict[str, Any], rows: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """(concept id, message) where a concept's side and the symbol rows filed under it disagree: the
+    concept says a backend has nothing, while a row of the concept gives it a same or renamed spelling."""
+    out = []
+    by_concept: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for cuda, row in rows.items():
+        if row.get("concept") and not row.get("concept_by_prefix"):
+            by_concept.setdefault(row["concept"], []).append((cuda, row))
+    for cid, concept in concepts.items():
+        for backend, term in concept.terms.items():
+            if term.relation.value != "none":
+                continue
+            for cuda, row in by_concept.get(cid, []):
+                side = row["sides"].get(backend.value)
+                if side and side.get("symbol") and side.get("relation") in ("same", "renamed"):
+                    out.append((cid, f"{backend.value} is 'none' here, but the row {cuda} gives {side['symbol']} as '{side['relation']}'"))
+    return out
+
+
+# Module paths a concept term's symbols may start with, per backend; other symbols (keyword arguments
+# such as num_warps, MSL attributes written inside an MLX kernel's source) are not package names.
+CONCEPT_PREFIXES = {
+    "mlx": {"mx.": "mlx.core", "mlx.core.": "mlx.core"},
+    "triton": {"tl.": "triton.language", "gl.": "triton.experimental.gluon.language", "triton.": "triton"},
+}
+
+
+def concept_package_problems(concepts: dict[str, Any], backend: str) -> tuple[int, list[str]]:
+    """(symbols checked, problems): each dotted package name a concept's term gives for `backend` must
+    resolve in the installed package; `@triton.jit` is read as triton.jit."""
+    prefixes = CONCEPT_PREFIXES[backend]
+    checked, out = 0, []
+    for cid, concept in concepts.items():
+        term = getattr(concept.terms, backend, None)
+        for raw in (term.symbols if term is not None else []):
+            sym = raw.lstrip("@")
+            prefix = next((p for p in prefixes if sym.startswith(p)), None)
+            if prefix is None:
+                continue
+            checked += 1
+            try:
+                module = importlib.import_module(prefixes[prefix])
+            except ImportError as exc:
+                out.append(f"{cid}: {backend} {raw}: cannot import {prefixes[prefix]} ({exc})")
+                continue
+            if not _resolve(module, sym[len(prefix):]):
+                out.append(f"{cid}: {backend} {raw}: {prefixes[prefix]} has no {sym[len(prefix):]}")
+    return checked, out
