@@ -357,11 +357,11 @@ def _check_sheet(props: dict, sheet_id: str) -> None:
     disagrees with the recorded run fails here."""
     from xlate import kb
 
-    sheet = kb.load_glossary().gpus[sheet_id]
-    assert sheet.compute_units.value == props["sms"], "compute_units"
-    assert sheet.wave_size.value == props["warp"], "wave_size"
-    assert sheet.shared_memory_per_cu_kb.value * 1024 == props["smemSM"], "shared_memory_per_cu_kb"
-    assert sheet.l2_cache_mb.value * 2**20 == props["l2"], "l2_cache_mb (MiB, as the device reports it)"
+    sheet = kb.gpu_sheets()[sheet_id]
+    assert sheet.value("compute_units") == props["sms"], "compute_units"
+    assert sheet.value("wave_size") == props["warp"], "wave_size"
+    assert sheet.value("shared_memory_per_cu_kb") * 1024 == props["smemSM"], "shared_memory_per_cu_kb"
+    assert sheet.value("l2_cache_mb") * 2**20 == props["l2"], "l2_cache_mb (MiB, as the device reports it)"
 
 
 def test_recorded_h200_run_supports_the_claims() -> None:

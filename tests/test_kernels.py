@@ -113,9 +113,9 @@ def test_spec_sheet_lookup_reads_plain_yaml() -> None:
     from xlate import kb
 
     spec = specs.find("NVIDIA H200")
-    sheet = kb.load_glossary().gpus["h200"]  # the runner's light reader gives the sheet's own figures
+    sheet = kb.gpu_sheets()["h200"]  # the runner's light reader gives the sheet's own figures
     assert spec is not None and spec.id == "h200"
-    assert spec.bandwidth_tbs == sheet.memory_bandwidth_tbs.value and spec.bf16_tflops == sheet.bf16_dense_tflops.value
+    assert spec.bandwidth_tbs == sheet.value("memory_bandwidth_tbs") and spec.bf16_tflops == sheet.value("bf16_dense_tflops")
     other = specs.find("NVIDIA H100 80GB HBM3")
     assert other is not None and other.id == "h100-sxm"  # the name the driver reports for the SXM part
     assert specs.find("Some Unknown GPU 9000") is None
