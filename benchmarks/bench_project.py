@@ -110,9 +110,13 @@ def translation_units(project: dict, files: list[Path]) -> list[Path]:
     return [f for f in units if not any(fnmatch.fnmatch(f.as_posix(), g) for g in project.get("exclude", []))]
 
 
+# The ROCm release xlate writes for: that of the headers the units are compiled against (set in main).
+TARGET_ROCM: list[str] = []
+
+
 def run_xlate(tree: Path, out: Path) -> tuple[float, float]:
     shutil.rmtree(out, ignore_errors=True)
-    return timed([*xlate_cmd(), "translate", str(tree), "--to", "hip", "-o", str(out), "--summary", "none"])
+    return timed([*xlate_cmd(), "translate", str(tree), "--to", "hip", "-o", str(out), "--summary", "none", *TARGET_ROCM])
 
 
 def run_hipify(hp: Path, tree: Path, out: Path, files: list[Path]) -> tuple[float, float]:
@@ -305,6 +309,8 @@ def main() -> int:
         print("hipify-perl not found: run scripts/install-test-deps.sh or set $HIPIFY_PERL", file=sys.stderr)
         return 2
     found = hip_headers.find_rocm_headers()
+    if found is not None:
+        TARGET_ROCM[:] = ["--rocm", f"{found.version[0]}.{found.version[1]}"]
     if found is None or shutil.which(CLANG) is None:
         print(hip_headers.absent_reason() if found is None else f"{CLANG} is not installed", file=sys.stderr)
         return 2
