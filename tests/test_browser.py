@@ -408,15 +408,21 @@ _READER = r"""() => {
         const word = m[0];
         const range = document.createRange(); range.setStart(node, m.index); range.setEnd(node, m.index + word.length);
         // A word may break only after a hyphen or a slash (the browser's own break points).
-        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (lines.size > 1 && !/[-/]/.test(word)) out.brokenWords.push(word);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        const lines = new Set(rects.map(r => Math.round(r.top)));
+        // A name longer than the cell's whole width cannot be kept whole; any other may not be broken.
+        const room = cell.clientWidth - parseFloat(getComputedStyle(cell).paddingLeft) - parseFloat(getComputedStyle(cell).paddingRight);
+        const width = rects.reduce((a, r) => a + r.width, 0);
+        if (lines.size > 1 && !/[-/]/.test(word) && width <= room) out.brokenWords.push(word);
       }
     }
   }
   // The concept table's cards and the figures stay inside the text column.
   const column = article.getBoundingClientRect();
+  // (A table row as a card only: a wide screen's table scrolls in its frame.)
   for (const e of article.querySelectorAll('.xl-vendors tr, figure')) {
     const r = e.getBoundingClientRect();
+    if (e.tagName === 'TR' && getComputedStyle(e).display !== 'block') continue;
     if (shown(e) && (r.right > column.right + 1 || r.left < column.left - 1)) out.overflowing.push('sticks out: ' + e.textContent.slice(0, 40));
   }
   // Diagrams: text at 9 px or more on screen, inside the drawing, not on other text, inside its box.

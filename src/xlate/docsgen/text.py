@@ -18,6 +18,8 @@ _MD_SPECIAL = re.compile(r"([\\*_\[\]#|{}!])")
 # `cuda::pipeline`) and a compiler flag after a space (`-mwavefrontsize64`).
 _IDENT = re.compile(
     r"\[\[\s*\w+(?:\([^()\]]*\))?\s*\]\]"
+    # a code-like name called with arguments written without spaces: threadgroup_barrier(mem_flags::mem_threadgroup)
+    r"|(?<![\w.`/#@-])(?:\w*_\w*|\w+(?:::\w+)+|[a-z]+[A-Z]\w*|[a-z]\w*(?:\.\w+)+)\([\w.:,&*<>]+\)"
     r"|(?<![\w.`/#-])-{1,2}[a-z][a-z0-9]*(?:[-=][a-z0-9_]+)*\d[a-z0-9]*(?![\w-])"
     r"|(?<![\w.`/#@-])(?:[A-Za-z_]\w*::)+\w+(?:\(\))?"
     r"|(?<![\w.`/#@-])(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*\(\)"
