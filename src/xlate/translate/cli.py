@@ -24,15 +24,15 @@ _FATAL_KINDS = frozenset({"read", "too-large", "binary", "missing", "internal", 
 
 def translate_job(job: Any, smap: Any, options: Options, keep_text: bool = False) -> dict[str, Any]:
     """Read, translate and write one file; a plain dict comes back (it may cross a process boundary)."""
-    from xlate import explain
+    from xlate import source_files
     from xlate.translate import output, versions
     from xlate.translate.engine import translate_source
 
     smap = versions.for_target(smap, options.rocm)  # the rows as the target ROCm version's headers have them
     res: dict[str, Any] = {"path": job.shown, "target": str(job.target) if job.target else None, "changed": False,
                            "errors": [], "report": Report(), "lines": 0, "text": None}
-    scratch = explain.empty_result(job.shown)
-    source = explain.read_source(job.source, scratch)
+    scratch = source_files.empty_result(job.shown)
+    source = source_files.read_source(job.source, scratch)
     if source is None:
         if scratch["errors"] and scratch["errors"][0]["kind"] == "empty":
             source = _read_plain(job.source)  # an empty or blank file translates to itself
