@@ -34,7 +34,8 @@ def run(argv: list[str]) -> int:
     import importlib
 
     try:
-        return importlib.import_module(module).main(argv[1:])
+        code: int = importlib.import_module(module).main(argv[1:])  # every command module's main returns its exit code
+        return code
     except SystemExit as exc:  # argparse: --help (0) or a usage error it already reported (2)
         return exc.code if isinstance(exc.code, int) else 0
     except XlateError as exc:

@@ -23,7 +23,7 @@ from pathlib import Path
 from xlate import kb
 from xlate.kb import Glossary
 from xlate.kernels.examples import BACKENDS, host_source_name, source_name
-from xlate.kb import Category, MappingRelation
+from xlate.kb import Category, Concept, MappingRelation
 from xlate.kb import LoadedYaml, Problem, YamlError, load_yaml
 
 # Metal bodies run through mx.fast.metal_kernel; the host side that launches them is the MLX file.
@@ -258,7 +258,7 @@ class CoverageRow:
     reasons: dict[str, str] = field(default_factory=dict)  # missing backend -> why it cannot be shown
 
 
-def is_code_level(concept) -> bool:  # noqa: ANN001 - a model.Concept
+def is_code_level(concept: Concept) -> bool:
     return concept.category in CODE_CATEGORIES
 
 

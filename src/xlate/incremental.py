@@ -354,7 +354,7 @@ class IncrementalHazards:
     def _calls(self, pieces: list[Piece]) -> _Calls:
         while len(self._words) > CACHE_LIMIT:
             self._words.popitem(last=False)
-        return _Calls(pieces, self._words)  # type: ignore[arg-type]
+        return _Calls(pieces, self._words)
 
     def _remember(self, key: tuple[str, str, str], findings: Findings) -> None:
         self._cache[key] = findings

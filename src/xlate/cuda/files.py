@@ -106,7 +106,7 @@ def collect(paths: list[str], include: list[str] | None = None, exclude: list[st
     return targets, errors
 
 
-def _is_file(entry: os.DirEntry) -> bool:
+def _is_file(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_file()
     except OSError:

@@ -159,7 +159,7 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
     # The distinct names of the file, then only those that can start a CUDA symbol.
     interesting = {w for w in identifiers(source)
                    if w in known or w in heads or w in alias_names or w.startswith(prefixes)}
-    resolved: dict[bytes, tuple[str, Entry, int, tuple] | None] = {}  # files repeat the same few symbols
+    resolved: dict[bytes, _Resolved | None] = {}  # files repeat the same few symbols
     extras = len(out)  # includes and launches, merged in by position below
     ident, ident_start = _IDENT_BYTES, _IDENT_START
     n = len(source)
@@ -188,8 +188,9 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             while stop < n and source[stop] in ident:
                 stop += 1
         raw = word if stop == end else source[start:stop]
-        hit = resolved.get(raw, _UNSEEN)
-        if hit is _UNSEEN:
+        try:
+            hit = resolved[raw]
+        except KeyError:
             hit = resolved[raw] = _resolve(raw, smap, aliases, alias_heads)
         if hit is None:
             continue
@@ -210,8 +211,8 @@ def find_entries(tree: Tree, source: bytes, smap: SymbolMap, lines: LineIndex | 
             line, col = _inside(node, start, source) if ascii_text else position(start)
         else:
             continue  # comment, string, field name, or a token that only looks like one
-        concept, hip, metal, hip_rel, metal_rel, kind = fields
-        keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel, kind)), entry))
+        concept, hip, metal, hip_rel, metal_rel, row_kind = fields
+        keep((make(Occurrence, (line, col, text, concept, hip, metal, node, hip_rel, metal_rel, row_kind)), entry))
     if extras:  # a few includes and launches, placed among the names (already in order) by position
         names = out[extras:]
         for pair in sorted(out[:extras], key=_position, reverse=True):
@@ -234,7 +235,10 @@ def _inside(node: Node, offset: int, source: bytes) -> tuple[int, int]:
     return row + 1 + newlines, offset - source.rfind(b"\n", node.start_byte, offset)
 
 
-_UNSEEN = object()
+# What a CUDA name implies for its Occurrence: concept, HIP and Metal spellings, their relations, the row's kind.
+_Fields = tuple[str | None, str | None, str | None, str, str, str | None]
+# A resolved name or chain: (spelling, entry, length of its first name, the Occurrence fields).
+_Resolved = tuple[str, Entry, int, _Fields]
 
 
 def _aliases(source: bytes) -> dict[str, str]:
@@ -263,7 +267,7 @@ def _includes(source: bytes) -> list[re.Match[bytes]]:
     return found
 
 
-def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> tuple[str, Entry, int, tuple] | None:
+def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: tuple[bytes, ...]) -> _Resolved | None:
     """(spelling, entry, length of its first name, the Occurrence fields it implies) for a name or
     chain, or None when it is not CUDA. Relations the map does not record are "unknown"."""
     if raw not in smap.known_bytes and not raw.startswith(smap.prefix_bytes) and not (alias_heads and raw.startswith(alias_heads)):
@@ -280,18 +284,19 @@ def _resolve(raw: bytes, smap: SymbolMap, aliases: dict[str, str], alias_heads: 
         return None
     row = getattr(entry, "row", None)
     kind = row.kind if row is not None else None
-    fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown", kind)
+    fields: _Fields = (entry.concept, entry.hip, entry.metal, entry.hip_relation or "unknown", entry.metal_relation or "unknown", kind)
     return text, entry, (raw.find(b"::") if b"::" in raw else len(raw)), fields
 
 
 def _under_include(node: Node, locator: Locator) -> bool:
-    parent: Node | None = node
+    current = node
     for _ in range(3):
-        parent = locator.parent(parent)
+        parent = locator.parent(current)
         if parent is None:
             return False
         if parent.type == "preproc_include":
             return True
+        current = parent
     return False
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tree_sitter import Node, Tree
 
@@ -208,7 +208,7 @@ class SourceView:
         self._nested = False
         self._xl_consts: dict[str, int] | None = None
         self._xl_thread_vars: dict[tuple[int, int], frozenset[str]] | None = None
-        self._scratch: dict[object, dict] = {}  # memo tables of rule helpers (see scratch)
+        self._scratch: dict[object, dict[Any, Any]] = {}  # memo tables of rule helpers (see scratch)
         self._ascii = source.isascii()  # byte columns are character columns
 
     def parent(self, node: Node) -> Node | None:
@@ -244,7 +244,7 @@ class SourceView:
             memo[key] = found
         return found
 
-    def scratch(self, key: object) -> dict:
+    def scratch(self, key: object) -> dict[Any, Any]:
         """A dictionary kept with this file for one rule helper's memo (the key names the helper)."""
         table = self._scratch.get(key)
         if table is None:

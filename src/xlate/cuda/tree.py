@@ -87,7 +87,7 @@ class Locator:
         """`at` as the fastest callable for this tree: tree-sitter's own bound method when the tree is
         shallow (callers in hot loops take it once)."""
         if not self.deep:
-            return self.root.descendant_for_byte_range  # answers the root itself when nothing spans
+            return self.root.descendant_for_byte_range  # type: ignore[return-value]  # the root answers when nothing spans: never None
         return self.at
 
     def _move(self, start: int, end: int) -> bool:
@@ -103,11 +103,11 @@ class Locator:
             if not c.goto_parent():
                 self._node, self._depth = n, 0
                 return False
-            n = c.node
+            n = c.node  # type: ignore[assignment]  # the stub allows None; a cursor on a tree always stands on a node
             depth -= 1
         first_child_for = c.goto_first_child_for_byte
         while n.end_byte - n.start_byte >= SMALL and first_child_for(start) is not None:
-            k = c.node
+            k: Node = c.node  # type: ignore[assignment]  # the stub allows None; a cursor on a tree always stands on a node
             if k.start_byte <= start and end <= k.end_byte:
                 n = k
                 depth += 1
@@ -141,13 +141,13 @@ class Locator:
         if n.id != key and n.start_byte == node.start_byte and n.end_byte == node.end_byte:
             # The cursor may stand below `node` on a node with the same range: climb to it.
             while n.id != key and n.start_byte == node.start_byte and n.end_byte == node.end_byte and c.goto_parent():
-                n = c.node
+                n = c.node  # type: ignore[assignment]  # the stub allows None; a cursor on a tree always stands on a node
                 self._depth -= 1
             self._node = n
         if n.id == key:  # on the cursor's path: its parent is one step up
             if not c.goto_parent():
                 return None
-            self._node = c.node  # the next question is often this parent's parent
+            self._node = c.node  # type: ignore[assignment]  # never None on a tree; the next question is often this parent's parent
             self._depth -= 1
             return self._node
         # `node` lies below the node the cursor stands on, within a small subtree of it.
@@ -176,7 +176,7 @@ def _has_deep_large_node(tree: Tree) -> bool:
     c = tree.walk()
     depth = 0
     while True:
-        n = c.node
+        n: Node = c.node  # type: ignore[assignment]  # the stub allows None; a cursor on a tree always stands on a node
         if n.end_byte - n.start_byte >= SMALL and c.goto_first_child():
             depth += 1
             if depth >= _SHALLOW:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
+from typing import Any
 
 from xlate.kb import _glossary as gl
 from xlate.kb._model import Concept, Evidence, GpuSpec
@@ -39,10 +41,10 @@ class Claim:
     line: int
     field: str  # summary, notes, hip.caveat, cuda.since, l2_cache_mb.note
     text: str
-    evidence: list[dict] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = dc_field(default_factory=list)
     # Where the claim can be checked: the evidence's URL, header or command first, then the source the
     # field itself carries (a term's docs, a figure's source, a symbol side's source).
-    sources: list[str] = field(default_factory=list)
+    sources: list[str] = dc_field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -63,7 +65,7 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
-def _backing(sentence: str, fld: str, evidence: list[Evidence]) -> list[dict]:
+def _backing(sentence: str, fld: str, evidence: list[Evidence]) -> list[dict[str, Any]]:
     out = []
     for ev in evidence:
         if ev.field != fld:
@@ -74,9 +76,9 @@ def _backing(sentence: str, fld: str, evidence: list[Evidence]) -> list[dict]:
     return out
 
 
-def _fields(item: Concept | GpuSpec) -> list[tuple[str, tuple, str, list[str]]]:
+def _fields(item: Concept | GpuSpec) -> list[tuple[str, tuple[str, ...], str, list[str]]]:
     """(field name, YAML path, text, the field's own sources) of every prose field that can hold claims."""
-    out: list[tuple[str, tuple, str, list[str]]] = []
+    out: list[tuple[str, tuple[str, ...], str, list[str]]] = []
     if isinstance(item, Concept):
         out.append(("summary", ("summary",), item.summary, []))
         for backend, term in item.terms.items():
@@ -85,7 +87,7 @@ def _fields(item: Concept | GpuSpec) -> list[tuple[str, tuple, str, list[str]]]:
                 if value:
                     out.append((f"{backend.value}.{name}", ("terms", backend.value, name), value, list(term.docs)))
     else:
-        for name, info in type(item).model_fields.items():
+        for name in type(item).model_fields:
             value = getattr(item, name)
             note = getattr(value, "note", None)
             if isinstance(note, str):
@@ -117,7 +119,7 @@ def _summary_sources(sentence: str, item: Concept) -> list[str]:
     return out
 
 
-def _where(ev: dict) -> list[str]:
+def _where(ev: dict[str, Any]) -> list[str]:
     return [str(ev[k]) for k in ("url", "header", "command") if ev.get(k)]
 
 

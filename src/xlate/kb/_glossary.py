@@ -24,7 +24,7 @@ from xlate.kb._model import (
 )
 from xlate.kb._paths import display_path
 from xlate.kb._types import Edge
-from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_yaml, validate
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -188,7 +188,8 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
     return glossary
 
 
-def _load_one(glossary: Glossary, path: Path, model: type[BaseModel], into: dict, folder_is_category: bool) -> None:
+def _load_one(glossary: Glossary, path: Path, model: type[BaseModel], into: dict[str, Concept] | dict[str, GpuSpec],
+              folder_is_category: bool) -> None:
     display = glossary._display(path)
     try:
         loaded = load_yaml(path, display)
@@ -217,7 +218,7 @@ def _check_unique_names(glossary: Glossary) -> None:
     """Ids, titles and aliases must each lead to one concept, or lookups become ambiguous."""
     owner: dict[str, str] = {}
     for cid, concept in glossary.concepts.items():
-        labels: list[tuple[str, tuple]] = [(cid, ("id",)), (concept.title, ("title",))]
+        labels: list[tuple[str, Location]] = [(cid, ("id",)), (concept.title, ("title",))]
         labels += [(a, ("aliases", i)) for i, a in enumerate(concept.aliases)]
         labels += [(a, ("abbreviations", i)) for i, a in enumerate(concept.abbreviations)]
         mine: set[str] = set()

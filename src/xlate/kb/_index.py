@@ -255,7 +255,8 @@ def _row_text(index: Index, i: int) -> str | bytes:
     """Row i's packed JSON: from the list of a freshly built index, or sliced out of the cached file's
     row block, which is never parsed as a whole."""
     if index.blob is None:
-        return index["rows"][i]
+        row: str = index["rows"][i]
+        return row
     if index.offsets is None:
         from binascii import (
             a2b_base64,  # loaded with the interpreter; base64 and array cost a cold start 1 ms
@@ -300,8 +301,9 @@ def decode_row(index: Index, i: int) -> Row:
             caveat = _NO_EQUIVALENT.format(lib=_LIB.get(s, s), name=name)
         extras = extras or {}
         rocm = tuple(RocmFact(f["version"], f.get("symbol"), f.get("note"), f.get("source")) for f in extras.get("rocm") or ())
+        versions: dict[str, Any] = {w: extras.get(w) for w in _VERSION_WORDS}  # release strings from the JSON
         sides[s] = Side(symbol, relation, origin, caveat, text(source), tuple(extras.get("also") or ()),
-                        bool(extras.get("shared")), *(extras.get(w) for w in _VERSION_WORDS), rocm=rocm)
+                        bool(extras.get("shared")), rocm=rocm, **versions)
     return Row(name, raw[1], raw[2], raw[3], text(raw[4]), MappingProxyType(raw[5] or {}), MappingProxyType(sides))
 
 
@@ -346,6 +348,12 @@ _MEMO: dict[str, Index] = {}
 CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals")
 
 
+# One label a concept answers to: (label, concept id, kind of label, backend of a symbol or name).
+LabelEntry = tuple[str, str, str, str | None]
+# Exact, case-folded and loose spellings -> the label entries spelled so.
+Tables = tuple[dict[str, list[LabelEntry]], dict[str, list[LabelEntry]], dict[str, list[LabelEntry]]]
+
+
 class Index:
     """The loaded index: its JSON parts by key (`index["concepts"]`), the card part parsed on first
     access, and the readers' derived tables, built on first use and kept with the index they describe."""
@@ -361,7 +369,7 @@ class Index:
         self.names: list[str] | None = data.get("names")
         self.cuda: dict[str, int] | None = None
         self.spell: dict[str, list[int]] | None = None
-        self.tables: tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]] | None = None
+        self.tables: Tables | None = None
         self.searches = 0
         self._concepts: dict[str, ConceptCard] = {}
 
@@ -489,7 +497,6 @@ def clean_query(query: str) -> str:
     return " ".join(text.split())[:MAX_QUERY]
 
 
-Tables = tuple[dict[str, list[tuple]], dict[str, list[tuple]], dict[str, list[tuple]]]
 
 
 def _tables(index: Index) -> Tables:
@@ -500,9 +507,9 @@ def _tables(index: Index) -> Tables:
     """
     if index.tables is not None:
         return index.tables
-    exact: dict[str, list[tuple]] = {}
-    folded: dict[str, list[tuple]] = {}
-    loose_map: dict[str, list[tuple]] = {}
+    exact: dict[str, list[LabelEntry]] = {}
+    folded: dict[str, list[LabelEntry]] = {}
+    loose_map: dict[str, list[LabelEntry]] = {}
     precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
     for entry, key in zip(index["labels"], precomputed):
         label = entry[0]
@@ -693,7 +700,7 @@ def fuzzy(index: Index, query: str, backend: str | None, limit: int, floor: floa
     cutoff = _fuzzy_floor(q_loose) if floor is None else floor
     choices = [_fuzzy_text(e[0]) for e in entries]
     found = process.extract(q, choices, scorer=fuzz.token_sort_ratio, processor=None, limit=limit * 3, score_cutoff=cutoff)
-    out = []
+    out: list[Match] = []
     for _, score, i in found:
         label, cid, kind, label_backend = entries[i]
         key = loose(label)

@@ -376,7 +376,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
             # spelling (HIP in one, Metal in another), never the same side twice.
             clash = [s for s in given if (("override " if is_override else "") + row.cuda, s) in sides_seen]
             if clash or (not given and row.cuda in seen):
-                first = sides_seen.get((("override " if is_override else "") + row.cuda, clash[0])) if clash else seen[row.cuda]
+                first = sides_seen[(("override " if is_override else "") + row.cuda, clash[0])] if clash else seen[row.cuda]
                 out.problems.append(Problem(shown, line, f"{row.cuda!r}: {'/'.join(clash) or 'row'} given already "
                                             f"({first[0]}:{first[1]}): one answer per CUDA spelling and side"))
                 continue
@@ -398,16 +398,16 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                     out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: {side.source!r} is neither an https URL nor a key of `sources`"))
                 elif side.source and side.source.startswith("https://") and not _URL.fullmatch(side.source.split()[0]):
                     out.problems.append(Problem(shown, line, f"rows[{i}].{s}.source: not a well-formed https URL: {side.source.split()[0]!r}"))
-            target = rows.setdefault(row.cuda, {"cuda": row.cuda, "concept": None, "kind": None, "family": None, "sides": {}})
+            entry = rows.setdefault(row.cuda, {"cuda": row.cuda, "concept": None, "kind": None, "family": None, "sides": {}})
             if concept:
-                target["concept"] = concept
-                target.pop("concept_by_prefix", None)
-            if row.kind or rf.kind:
-                if row.kind or not target.get("kind"):
-                    target["kind"] = (row.kind or rf.kind).value  # type: ignore[union-attr]
+                entry["concept"] = concept
+                entry.pop("concept_by_prefix", None)
+            row_kind = row.kind or rf.kind
+            if row_kind is not None and (row.kind or not entry.get("kind")):
+                entry["kind"] = row_kind.value
             for s, side in given.items():
-                target["sides"][s] = _side_dict(side, rf.sources, "override" if is_override else "curated")
-                target["sides"][s]["where"] = (shown, line)  # for checks; the index does not keep it
+                entry["sides"][s] = _side_dict(side, rf.sources, "override" if is_override else "curated")
+                entry["sides"][s]["where"] = (shown, line)  # for checks; the index does not keep it
     # A curated row without a concept belongs to the family whose pattern its spelling matches.
     patterns = [(re.compile(f.match), f) for f in tables.families if f.match]
     for row in rows.values():

@@ -334,7 +334,8 @@ def _from_torch(t: Any) -> np.ndarray:
 
     if t.dtype == torch.bfloat16:
         t = t.float()
-    return t.detach().cpu().numpy()
+    arr: np.ndarray = t.detach().cpu().numpy()
+    return arr
 
 
 def run_triton(ex: Example, inputs: dict[str, np.ndarray], interpret: bool, iters: int) -> Execution:
@@ -456,7 +457,8 @@ def expected_amdgcn(ex: Example, arch: str) -> list[str]:
 
 def found_instructions(asm: str, wanted: list[str]) -> tuple[list[str], list[str]]:
     """Which of the wanted mnemonics (prefix match on a word boundary) occur in the assembly."""
-    present, missing = [], []
+    present: list[str] = []
+    missing: list[str] = []
     for w in wanted:
         pattern = re.compile(r"(?<![A-Za-z0-9_.])" + re.escape(w))
         (present if pattern.search(asm) else missing).append(w)

@@ -7,7 +7,7 @@ import sys
 
 from xlate.errors import EXIT_ERROR, EXIT_FINDINGS, EXIT_NOT_RUN, EXIT_OK
 from xlate.kernels import runner
-from xlate.kernels.examples import ExampleError, names
+from xlate.kernels.examples import ExampleError, load, names
 
 
 def run_command(name: str, backend: str, size: str | None, iters: int, interpret: bool, record: bool, fmt: str) -> int:
@@ -20,7 +20,7 @@ def run_command(name: str, backend: str, size: str | None, iters: int, interpret
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     if outcome.status == runner.SKIPPED and backend in ("cuda", "hip"):
-        ex = runner.load(name)  # still show what the compiler shows on this machine
+        ex = load(name)  # still show what the compiler shows on this machine
         note = runner.cuda_cell(ex) if backend == "cuda" else runner.hip_cell(ex)
         outcome.cell += f"; {note.cell}"
     if fmt == "json":

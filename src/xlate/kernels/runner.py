@@ -136,8 +136,9 @@ def _roofline(ex: Example, value: float, device_name: str) -> tuple[float | None
 
 def _versions(backend: str) -> dict[str, str]:
     out: dict[str, str] = {"python": platform.python_version(), "numpy": np.__version__}
-    if backend in ("cuda",) and tools.nvcc():
-        text = subprocess.run([tools.nvcc(), "--version"], capture_output=True, text=True).stdout
+    nvcc = tools.nvcc() if backend in ("cuda",) else None
+    if nvcc:
+        text = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
         out["nvcc"] = text.strip().splitlines()[-1] if text.strip() else "unknown"
     if backend == "triton":
         import torch

@@ -54,7 +54,8 @@ def compile_here(path: Path, kernel: str, signature: dict[str, str], constexprs:
     module = _load_compiled(path)
     fn = getattr(module, kernel)
     compiled = triton.compile(make_source(fn, signature, constexprs), target=GPUTarget(*TARGETS[target]))
-    return compiled.asm[ASM_KEY[target]]
+    asm: str = compiled.asm[ASM_KEY[target]]
+    return asm
 
 
 def compile_kernel(path: Path, kernel: str, signature: dict[str, str], constexprs: dict[str, Any], target: str) -> str:

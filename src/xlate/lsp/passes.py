@@ -43,7 +43,7 @@ class Job:
     args: tuple[Any, ...]
     budget_s: float
     id: int = 0
-    future: asyncio.Future | None = None
+    future: asyncio.Future[Any] | None = None
     started: float | None = None
     ended_because: str | None = None  # "cancelled" or "budget" when the worker was ended under it
     meta: dict[str, Any] = field(default_factory=dict)
@@ -84,8 +84,8 @@ class WorkerProcess:
         self.process = ctx.Process(target=worker.main, args=(child, WORKER_NICE), daemon=True, name="xlate-pass")
         self.process.start()
         child.close()
-        self.ready: asyncio.Future = loop.create_future()
-        self.pending: dict[int, asyncio.Future] = {}
+        self.ready: asyncio.Future[Any] = loop.create_future()
+        self.pending: dict[int, asyncio.Future[Any]] = {}
         self.dead = False
         self._send_lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True, name="xlate-pass-reader").start()
@@ -167,13 +167,13 @@ class Passes:
         self._spare: WorkerProcess | None = None
         self._current: Job | None = None
         self._wake: asyncio.Event | None = None
-        self._runner: asyncio.Task | None = None
+        self._runner: asyncio.Task[None] | None = None
         self.on_slow, self.on_done = on_slow, on_done
         self.restarts = 0
 
     # --- the queue ---------------------------------------------------------------------------
 
-    def submit(self, job: Job) -> asyncio.Future:
+    def submit(self, job: Job) -> asyncio.Future[Any]:
         """Queue a job; a queued job of the same kind for the same document is replaced (its future
         raises Cancelled), and a running one for an older version may be cancelled."""
         loop = asyncio.get_running_loop()

@@ -49,7 +49,7 @@ def describe(exc: BaseException, limit: int = 3) -> str:
     try:
         from cattrs import transform_error
 
-        lines = transform_error(exc, path="$")  # type: ignore[arg-type]
+        lines = transform_error(exc, path="$")
     except Exception:
         lines = [str(exc)]
     text = "; ".join(line.replace("\n", " ") for line in lines[:limit])

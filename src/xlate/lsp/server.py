@@ -21,11 +21,12 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from xlate import __version__, links
 from xlate import kb
@@ -50,7 +51,7 @@ def converter() -> Any:
     worker) as they are, instead of structuring and unstructuring thousands of objects."""
     from pygls.protocol import default_converter
 
-    conv = default_converter()
+    conv = default_converter()  # type: ignore[no-untyped-call]  # pygls leaves it unannotated
     default = conv.get_unstructure_hook(types.PublishDiagnosticsParams)
 
     def unstructure(params: types.PublishDiagnosticsParams) -> Any:
@@ -94,8 +95,8 @@ class XlateServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("xlate", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          converter_factory=converter, protocol_cls=XlateProtocol)
-        self._index: dict[str, Any] | None = None
-        self._symbol_map: Any = None
+        self._index: kb.Index | None = None
+        self._symbol_map: kb.SymbolMap | None = None
         self._completions: cards.Completions | None = None
         self.docs: dict[str, Doc] = {}
         self.settings = cfg.Settings()
@@ -103,13 +104,13 @@ class XlateServer(LanguageServer):
         self.progress_tokens = 0
 
     @property
-    def index(self) -> dict[str, Any]:
+    def index(self) -> kb.Index:
         if self._index is None:
             self._index = kb.load_index()
         return self._index
 
     @property
-    def symbol_map(self) -> Any:
+    def symbol_map(self) -> kb.SymbolMap:
         """Loaded once per server: the glossary does not change under a running editor session."""
         if self._symbol_map is None:
             from xlate import kb
@@ -124,6 +125,11 @@ class XlateServer(LanguageServer):
         return self._completions
 
     @property
+    def lossy_body(self) -> bool:
+        """Whether the message being handled had bytes that are not UTF-8 (our protocol class tracks it)."""
+        return cast(XlateProtocol, self.protocol).lossy_body
+
+    @property
     def encoding(self) -> str:
         return str(getattr(self.workspace.position_encoding, "value", self.workspace.position_encoding) or positions.UTF16)
 
@@ -132,11 +138,12 @@ class XlateServer(LanguageServer):
 
     # --- text ----------------------------------------------------------------------------------
 
-    def document(self, uri: str) -> Any | None:
+    def document(self, uri: str) -> TextDocument | None:
         """The open document, or None (a request about a document never opened is answered empty)."""
         from urllib.parse import unquote
 
-        return self.workspace.text_documents.get(unquote(uri))
+        doc: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return doc
 
     def lines(self, uri: str) -> list[str]:
         """The document's lines, split once per version (not once per request)."""
@@ -294,7 +301,7 @@ def submit(ls: XlateServer, state: Doc, mode: str) -> None:
     future.add_done_callback(functools.partial(_checked, ls, state, job))
 
 
-def _checked(ls: XlateServer, state: Doc, job: Job, future: asyncio.Future) -> None:
+def _checked(ls: XlateServer, state: Doc, job: Job, future: asyncio.Future[Any]) -> None:
     try:
         result = future.result()
     except Cancelled:
@@ -347,7 +354,7 @@ def _later(ls: XlateServer, state: Doc, delay: float, mode: str) -> None:
 def did_open(ls: XlateServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     backend, checked = backend_of(uri, params.text_document.language_id)
-    state = ls.docs[uri] = Doc(uri, backend, checked, lossy=ls.protocol.lossy_body)
+    state = ls.docs[uri] = Doc(uri, backend, checked, lossy=ls.lossy_body)
     if checked:
         submit(ls, state, "whole")
     elif state.lossy:
@@ -360,7 +367,7 @@ def did_change(ls: XlateServer, params: types.DidChangeTextDocumentParams) -> No
     state = ls.docs.get(params.text_document.uri)
     if state is None:
         return
-    if ls.protocol.lossy_body:
+    if ls.lossy_body:
         state.lossy = True
     if state.checked:
         _later(ls, state, DEBOUNCE_S, "quick")
@@ -557,7 +564,8 @@ async def translate_command(ls: XlateServer, *args: Any) -> dict[str, Any]:
         return {"applied": False, "reason": f"translation did not finish: {type(exc).__name__} {exc}".strip()}
     if result["text"] is None:
         return {"applied": False, "reason": "; ".join(result["errors"]) or "the file could not be translated"}
-    if ls.document(uri) is None or ls.document(uri).version != version:
+    current = ls.document(uri)
+    if current is None or current.version != version:
         return {"applied": False, "reason": "the document changed while it was translated"}
     edit = line_edit(text, result["text"], first, last) if scope == "lines" else whole_edit(text, result["text"])
     if edit is None:

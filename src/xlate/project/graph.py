@@ -172,9 +172,9 @@ class IncludeGraph:
                 self.edges[f] = []
                 continue
             found = []
-            for line, spelling, angled, start, end in scan_includes(data):
+            for line, spelling, angled, first_byte, end_byte in scan_includes(data):
                 target = self._resolve(f, spelling, angled, entry)
-                found.append(IncludeEdge(f, spelling, line, angled, target, start, end))
+                found.append(IncludeEdge(f, spelling, line, angled, target, first_byte, end_byte))
                 if target is not None and target not in seen:
                     seen.add(target)
                     owner[target] = entry  # a header is read with the include folders of the unit that reached it

@@ -36,7 +36,7 @@ def annotations_text(annotations: list[dict[str, Any]], tails: dict[tuple[str, A
     the files that use it); the dicts it names must stay alive while it is used.
     """
     tails = {} if tails is None else tails
-    parts = []
+    parts: list[str] = []
     add = parts.append
     for a in annotations:
         if tuple(a) != ANNOTATION_KEYS:
@@ -69,7 +69,12 @@ def symbols_text(symbols: dict[str, Any], memo: dict[int, str]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _write_file(result: dict[str, Any], out: TextIO, memo: tuple[dict, dict] | None = None) -> None:
+# Encodings shared across the files of one output: annotation tails (see annotations_text) and
+# symbol objects by identity (see symbols_text).
+_Memo = tuple[dict[tuple[str, Any, int], str], dict[int, str]]
+
+
+def _write_file(result: dict[str, Any], out: TextIO, memo: _Memo | None = None) -> None:
     """One file's object, written field by field (a large file's text is not copied into a whole).
     `memo` holds encodings shared across the files of one output; every result it saw must be alive."""
     tails, infos = memo if memo is not None else ({}, {})
@@ -95,7 +100,7 @@ def write(results: list[dict[str, Any]], out: TextIO, backend: str = "all", proj
         out.write(json.dumps(document(results, project), indent=1, ensure_ascii=False, check_circular=False))
     else:
         out.write(f'{{"version": {FORMAT_VERSION:d}, "files": [')
-        memo: tuple[dict, dict] = ({}, {})  # valid while `results` keeps every dict it names alive
+        memo: _Memo = ({}, {})  # valid while `results` keeps every dict it names alive
         for i, r in enumerate(results):
             if i:
                 out.write(", ")

@@ -98,8 +98,8 @@ class SharedMemoryCapacity(Rule):
     code = "XL040"
     concepts = ("shared-memory", "dynamic-shared-memory")
     references = (AMD_GPU_SPECS, METAL_TG_LIMIT, METAL_FEATURE_TABLES)
-    summary = SheetText("Shared memory per block above {mi300x} (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory).")  # type: ignore[assignment]
-    why = SheetText(  # type: ignore[assignment]
+    summary = SheetText("Shared memory per block above {mi300x} (AMD CDNA3 LDS) or 32 KiB (Apple threadgroup memory).")
+    why = SheetText(
         "Hopper and Blackwell let a block opt in to up to 227 KiB of shared memory "
         "(`cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`). An {mi300x_name} "
         "compute unit has {mi300x} of LDS (CDNA4 parts such as {mi355x_name} have {mi355x}), and Apple GPUs allow "
@@ -173,8 +173,8 @@ class SharedMemoryCapacity(Rule):
             value = evaluate(config[2], consts)
             if value is None:
                 continue
-            call = src.parent(launch)
-            kernel = call_name(call) if call is not None else ""
+            launch_call = src.parent(launch)
+            kernel = call_name(launch_call) if launch_call is not None else ""
             total = value + kernel_static.get(kernel, 0)
             if _backends_over(total):
                 yield self._over(src, config[2], total, f"shared memory of launch of '{kernel}'")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from xlate.cuda.source import SourceView, parse_int
 from xlate.cuda.tree import NAME_TYPES
@@ -77,7 +77,7 @@ def declarator_name(decl: Node) -> Node | None:
 
 # ---------------------------------------------------------------- constant evaluation
 
-_BINARY = {
+_BINARY: dict[str, Callable[[int, int], int | None]] = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
     "*": lambda a, b: a * b,
@@ -137,7 +137,7 @@ def file_constants(src: SourceView) -> dict[str, int]:
 
     Cached on the source view; later definitions of a name win, as a preprocessor would have it.
     """
-    cached = getattr(src, "_xl_consts", None)
+    cached: dict[str, int] | None = getattr(src, "_xl_consts", None)
     if cached is not None:
         return cached
     # What the headers it includes define comes first; the file's own definitions override it.
@@ -183,7 +183,7 @@ def _eval_macro_text(body: str, consts: dict[str, int]) -> int | None:
 
 
 @lru_cache(maxsize=4096)
-def _parse_expression_cached(body: str) -> tuple[bytes, object] | None:
+def _parse_expression_cached(body: str) -> tuple[bytes, Tree] | None:
     from xlate.cuda.parser import parse
 
     wrapped = f"int __xl_value = {body}\n;".encode()  # newline: a trailing // comment must not eat the ';' 
@@ -205,7 +205,7 @@ def _parse_expression(body: str) -> Node | None:
     if cached is None:
         return None
     _, tree = cached
-    root = tree.root_node  # type: ignore[attr-defined]
+    root = tree.root_node
     decl = root.named_children[0] if root.named_children else None
     if decl is None:
         return None

@@ -361,7 +361,8 @@ def warp_functions(src: SourceView) -> frozenset[str]:
     defined in another file is among the names, so that file's definition is marked too."""
     memo = src.scratch("warp-functions")
     if "names" in memo:
-        return memo["names"]
+        cached: frozenset[str] = memo["names"]
+        return cached
     known = set(src.context.warp_functions)
     marked: set[int] = set()
     names: set[str] = set()
@@ -412,8 +413,8 @@ def warp_functions(src: SourceView) -> frozenset[str]:
         if not grew:
             break
     memo["functions"] = marked
-    memo["names"] = frozenset(names)
-    return memo["names"]
+    found = memo["names"] = frozenset(names)
+    return found
 
 
 def _receivers(src: SourceView, warp: frozenset[str]) -> set[str]:

@@ -206,7 +206,9 @@ def _graph_instantiate(node: Node, smap: Any, edits: Edits, report: Report, opti
     """CUDA 12's cudaGraphInstantiate(&e, g[, flags]) is HIP's hipGraphInstantiateWithFlags; HIP's
     hipGraphInstantiate is CUDA 11's five-argument form (error node, log buffer, its size)."""
     call = call_of(node)
-    n = len(arguments(call)) if call is not None else 0
+    if call is None:
+        return
+    n = len(arguments(call))
     if n not in (2, 3):
         return
     target = writable_name(smap, "cudaGraphInstantiateWithFlags", options)
@@ -251,6 +253,8 @@ def _memory_location(node: Node, written: str, types: Pointees, smap: Any, edits
         if target is None:
             return
         names.append(target)
+    if loc.text is None:  # never for a tree parsed from bytes; nothing to write without it
+        return
     var = loc.text.decode()
     device = f"({var}.type == {names[0]} ? {var}.id : {names[1]})".encode()
     end = args[flags + 1].start_byte if flags is not None else loc.end_byte  # the flags and their comma go

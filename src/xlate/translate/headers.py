@@ -134,7 +134,7 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: R
             continue
         include = _include_node(o[6])
         path = _path_node(include) if include is not None else None
-        if path is None:
+        if include is None or path is None:
             continue
         written = o[2]
         target, why = hip_name_header(entry, options)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from tree_sitter import Node
 
-from xlate.kb import LAUNCH
+from xlate.kb import LAUNCH, Entry, SymbolMap
 from xlate.translate import calldata
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.notes import Notes
@@ -28,7 +28,7 @@ from xlate.translate.report import Report
 NAME = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:<[\w:]+(?:, ?[\w:]+)*>)?")
 
 
-def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None, str]:
+def hip_name(entry: Entry, options: Options, smap: SymbolMap | None = None) -> tuple[str | None, str]:
     """(HIP spelling to write, why) for a row: why is "ok", "same", "derived", "none" or "unknown"."""
     if entry.kind == "derived" or getattr(entry, "derived", False):
         return None, "derived"
@@ -47,7 +47,7 @@ def hip_name(entry: Any, options: Options, smap: Any = None) -> tuple[str | None
     return target, "ok"
 
 
-def writable_name(smap: Any, cuda: str, options: Options) -> str | None:
+def writable_name(smap: SymbolMap, cuda: str, options: Options) -> str | None:
     """The HIP spelling the row of `cuda` gives, when it is one to write ("ok" or "same"); else None."""
     row = smap.get(cuda)
     target, why = hip_name(row, options, smap) if row is not None else (None, "unknown")
@@ -60,12 +60,12 @@ def side(entry: Any, name: str) -> dict[str, Any]:
     return found.json() if found is not None else {}
 
 
-def roc_name(entry: Any) -> str | None:
+def roc_name(entry: Entry) -> str | None:
     """The rocBLAS-style second answer of a row (rocblas_sgemm for cublasSgemm), or None."""
     return getattr(entry, "roc", None) or side(entry, "roc").get("symbol")
 
 
-def _rule_agrees(entry: Any, smap: Any) -> bool:
+def _rule_agrees(entry: Entry, smap: SymbolMap | None) -> bool:
     """Whether a family's naming rule, applied to the CUDA name, gives the row's HIP name."""
     if smap is None or not entry.symbol.startswith(smap.family_prefixes):
         return False
@@ -175,8 +175,8 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
         if why == "none":
             report.no_equivalent[written] += 1
             continue
-        if why == "same" or target == written:
-            continue
+        if why == "same" or target is None or target == written:
+            continue  # (target is None only for the reasons handled above)
         if shape_unproven(entry):
             caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
             notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"

@@ -44,9 +44,12 @@ class Pointees:
             if inner.type == "identifier":
                 return self._declared(inner, ("",))
             return None
-        if arg.type == "binary_expression" and arg.child_by_field_name("operator") is not None \
-                and arg.child_by_field_name("operator").type in ("+", "-"):
-            left = _strip(arg.child_by_field_name("left"))
+        if arg.type == "binary_expression" and (op := arg.child_by_field_name("operator")) is not None \
+                and op.type in ("+", "-"):
+            left = arg.child_by_field_name("left")
+            if left is None:
+                return None
+            left = _strip(left)
             return self._declared(left, ("*", "[]")) if left.type == "identifier" else None
         if arg.type == "identifier":
             return self._declared(arg, ("*", "[]"))
@@ -104,7 +107,7 @@ def _declarations(scope: Node) -> list[Node]:
     return out
 
 
-def _name_and_shape(d: Node) -> tuple[str, str] | None:
+def _name_and_shape(d: Node | None) -> tuple[str, str] | None:
     shape = ""
     while d is not None and d.type in _WRAPPERS:
         mark = _WRAPPERS[d.type]

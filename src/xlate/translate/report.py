@@ -9,11 +9,11 @@ from typing import Any
 
 @dataclass
 class Report:
-    rewritten: Counter = field(default_factory=Counter)  # rewrite rule -> count
-    fixed: Counter = field(default_factory=Counter)  # "XL011 warp-sync-mask" -> mechanical fixes applied
-    flagged: Counter = field(default_factory=Counter)  # "XL010 lane-mask-width" -> comments written or kept
-    unknown: Counter = field(default_factory=Counter)  # CUDA name with no row that gives a HIP spelling
-    no_equivalent: Counter = field(default_factory=Counter)  # rows that say HIP has none
+    rewritten: Counter[str] = field(default_factory=Counter)  # rewrite rule -> count
+    fixed: Counter[str] = field(default_factory=Counter)  # "XL011 warp-sync-mask" -> mechanical fixes applied
+    flagged: Counter[str] = field(default_factory=Counter)  # "XL010 lane-mask-width" -> comments written or kept
+    unknown: Counter[str] = field(default_factory=Counter)  # CUDA name with no row that gives a HIP spelling
+    no_equivalent: Counter[str] = field(default_factory=Counter)  # rows that say HIP has none
     notes: list[str] = field(default_factory=list)
 
     def merge(self, other: Report) -> None:
@@ -29,7 +29,7 @@ class Report:
                 "no_hip_equivalent": dict(sorted(self.no_equivalent.items()))}
 
 
-def _counts(c: Counter, limit: int | None = None) -> str:
+def _counts(c: Counter[str], limit: int | None = None) -> str:
     items = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
     shown = items if limit is None else items[:limit]
     text = ", ".join(f"{k} {v}" for k, v in shown)

@@ -90,8 +90,8 @@ def rewrite(tree: Tree, source: bytes, edits: Edits, report: Report) -> None:
         name = token.parent if token is not None else None
         decl = name.parent if name is not None and name.type == "operator_name" else None
         fn = decl.parent if decl is not None and decl.type == "function_declarator" else None
-        if fn is None or fn.type != "function_definition" or fn.has_error:
-            continue
+        if fn is None or decl is None or fn.type != "function_definition" or fn.has_error:
+            continue  # (fn is set only where decl is)
         op = m.group(1).decode()
         params = decl.child_by_field_name("parameters")
         plist = [p for p in (params.named_children if params is not None else []) if p.type == "parameter_declaration"]

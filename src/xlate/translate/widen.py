@@ -46,7 +46,9 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
     candidates = []
     for call in src.calls(MASK_RESULT):
         found = _candidate(call)
-        function = src.enclosing(found[0], _SCOPE) if found is not None else None
+        if found is None:
+            continue
+        function = src.enclosing(found[0], _SCOPE)
         if function is not None:
             candidates.append((*found, function))
     if not candidates:
@@ -63,8 +65,8 @@ def rewrite(src: SourceView, smap: Any, edits: Edits, report: Report, options: O
         if readers is None:
             continue
         plan = [(type_node.start_byte, type_node.end_byte, WIDE)]
-        plan += [(c.child_by_field_name("function").start_byte, c.child_by_field_name("function").end_byte,
-                  targets[call_name(c)].encode()) for c in readers]
+        plan += [(callee.start_byte, callee.end_byte, targets[call_name(c)].encode())
+                 for c in readers if (callee := c.child_by_field_name("function")) is not None]
         if any(edits.covers(s, e) for s, e, _ in plan):
             continue
         for s, e, new in plan:
@@ -83,7 +85,7 @@ def _candidate(call: Node) -> tuple[Node, Node, Node] | None:
     while init is not None and init.type == "parenthesized_expression":
         init = init.parent
     value = init.child_by_field_name("value") if init is not None and init.type == "init_declarator" else None
-    if value is None or strip_parens(value) != call:
+    if init is None or value is None or strip_parens(value) != call:
         return None
     decl = init.parent
     if decl is None or decl.type != "declaration" or len(decl.children_by_field_name("declarator")) != 1:
