@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -242,7 +241,7 @@ def _lands(href: str | None, page: str) -> bool:
     return href is not None and urlparse(href).path.endswith("/glossary/" + page + ".html")
 
 
-def test_a_gpu_name_finds_its_spec_sheet(searcher: "_Search") -> None:
+def test_a_gpu_name_finds_its_spec_sheet(searcher: _Search) -> None:
     for query in ("M3 Ultra", "MI300X", "H100"):
         href = searcher.first(query)
         assert href is not None and urlparse(href).path.endswith("/hardware.html"), f"{query!r}: first result {href}"

@@ -244,7 +244,7 @@ def test_hip_symbols_that_concepts_name_are_declared_or_said_to_be_newer(glossar
 
     found = _headers()
     rows, owner = {}, {}
-    for cid, concept in glossary.concepts.items():
+    for concept in glossary.concepts.values():
         term = concept.terms.hip
         for sym in (term.symbols if term is not None else []):
             if re.match(CONCEPT_HIP, sym) and sym not in rows:

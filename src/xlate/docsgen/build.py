@@ -154,7 +154,7 @@ def expand_nav(nav: list[Any], pages: dict[str, str], titles: dict[str, str]) ->
     def children(folder: str) -> list[Any]:
         out: list[Any] = []
         own = sorted((p for p in folders.get(folder, []) if not p.endswith("/index.md")),
-                     key=lambda p: titles.get(p, p).casefold())
+                     key=lambda p: (titles.get(p) or p).casefold())
         subs = sorted(f for f in folders if f.startswith(folder + "/") and f.count("/") == folder.count("/") + 1)
         for sub in subs:
             index = f"{sub}/index.md"
@@ -225,7 +225,7 @@ def read_config(path: Path) -> dict[str, Any]:
     """mkdocs.yml as data, `!ENV [NAME, default]` resolved as mkdocs resolves it."""
     import yaml
 
-    class Loader(yaml.SafeLoader):
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no type information here
         pass
 
     def env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
@@ -236,7 +236,8 @@ def read_config(path: Path) -> dict[str, Any]:
         return names[-1] if len(names) > 1 else None
 
     Loader.add_constructor("!ENV", env)
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 (a SafeLoader subclass)
+    data: dict[str, Any] = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 (a SafeLoader subclass)
+    return data
 
 
 def stage(target: Path, root: Path | None = None) -> Path:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from xlate.docsgen import snippets, terms
 from xlate.docsgen.text import attr, code, escape, prose, prose_linked, table_cell
-from xlate.kb import Glossary
-from xlate.kb import Category, Concept, Term
+from xlate.kb import Category, Concept, Glossary, Term
 
 BACKEND_TITLE = {"cuda": "CUDA", "hip": "HIP / ROCm", "metal": "Metal", "mlx": "MLX", "triton": "Triton"}
 BACKEND_ORDER = ("cuda", "hip", "metal", "mlx", "triton")
@@ -100,7 +100,7 @@ def _front_matter(c: Concept) -> list[str]:
     return ["---", f"source: glossary/{c.category.value}/{c.id}.yaml", "hide: [toc]", "---", ""]
 
 
-def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tuple[Concept, dict]]) -> list[str]:
+def _gallery(c: Concept, examples: list[dict[str, Any]], kernels: Path, via_parts: list[tuple[Concept, dict[str, Any]]]) -> list[str]:
     """One example's snippets in tabs (the matched line highlighted), the other examples as links.
 
     Examples come from example.yaml (they say they show this concept), then from the concepts that are
@@ -130,14 +130,14 @@ def _gallery(c: Concept, examples: list[dict], kernels: Path, via_parts: list[tu
         if first:
             break
     if first:
-        ex = first[0].example
-        if ex in parts:
-            why = "the line that uses " + ", ".join(prose(t) for t in dict.fromkeys(part_names[ex])) + " highlighted"
-        elif ex in merged:
+        shown_example = first[0].example
+        if shown_example in parts:
+            why = "the line that uses " + ", ".join(prose(t) for t in dict.fromkeys(part_names[shown_example])) + " highlighted"
+        elif shown_example in merged:
             why = "the line where its symbol appears highlighted"
         else:
             why = "the line that uses it highlighted"
-        lines += [f"[{prose(ex)}](../../kernels/{ex}.md), {why}:", ""]
+        lines += [f"[{prose(shown_example)}](../../kernels/{shown_example}.md), {why}:", ""]
         for sn in first:
             fence = "````" if "```" in sn.code else "```"
             lines += [f'=== "{BACKEND_TITLE[sn.backend]}"', "",
@@ -222,7 +222,8 @@ RELATION_SIGN = {"same": "=", "renamed": "=", "approximate": "≈"}
 def equivalence(g: Glossary, c: Concept) -> str:
     """One line: CUDA's word = AMD's word ≈ Apple's word ... (Triton's, MLX's), '=' where the mapping is the
     same or renamed, '≈' where approximate, each vendor's missing equivalent said last."""
-    shown, missing = [], []
+    shown: list[str] = []
+    missing: list[str] = []
     for backend in ("cuda", "hip", "metal", "triton", "mlx"):
         term = getattr(c.terms, backend)
         if term is None:
@@ -340,8 +341,8 @@ def _vendor_table(c: Concept) -> list[str]:
     return lines + ["", "</div>", ""]
 
 
-def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, linker: terms.Linker,
-                 rules: list[tuple[str, str, str, str]], via_parts: list[tuple[Concept, dict]],
+def concept_page(g: Glossary, c: Concept, examples: list[dict[str, Any]], kernels: Path, linker: terms.Linker,
+                 rules: list[tuple[str, str, str, str]], via_parts: list[tuple[Concept, dict[str, Any]]],
                  into: dict[str, list[tuple[str, Concept]]] | None = None) -> str:
     from xlate.docsgen import diagrams
 
@@ -393,11 +394,11 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, l
         term = getattr(c.terms, backend)
         if term is None or not term.docs:
             continue
-        links = []
+        doc_links: list[str] = []
         for u in term.docs:
             title, site = doc_title(u, spellings)
-            links.append(f'[{escape(title)}]({u}){{ title="{attr(u)}" }} <span class="xl-site">({escape(site)})</span>')
-        lines.append(f"- {BACKEND_TITLE[backend]}: " + "; ".join(links))
+            doc_links.append(f'[{escape(title)}]({u}){{ title="{attr(u)}" }} <span class="xl-site">({escape(site)})</span>')
+        lines.append(f"- {BACKEND_TITLE[backend]}: " + "; ".join(doc_links))
     lines.append("")
     if len(also) > 5:
         lines += ["## All names {#all-names}", "", ", ".join(prose(a) for a in also), ""]
@@ -405,7 +406,7 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict], kernels: Path, l
 
 
 def rule_title(name: str) -> str:
-    from xlate.docsgen.rules import rule_title as title
+    from xlate.docsgen.text import rule_title as title
 
     return title(name)
 
@@ -552,7 +553,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
     hazards = rules_by_concept()
     out: dict[str, str] = {}
     by_category: dict[Category, list[Concept]] = defaultdict(list)
-    via_parts: dict[str, list[tuple[Concept, dict]]] = defaultdict(list)
+    via_parts: dict[str, list[tuple[Concept, dict[str, Any]]]] = defaultdict(list)
     for part in g.concepts.values():
         for e in part.relations:
             # An example of a part of c, of something that uses c or that c implements shows c at work.

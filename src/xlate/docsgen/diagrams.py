@@ -297,7 +297,8 @@ def lanes(g: Glossary, href_prefix: str = "../../") -> str:
                 top = y + r * (row_h + 12)
                 body.append(f'<text x="0" y="{top + 10:.1f}" font-size="10" fill="currentColor">{label if r == 0 else ""}</text>')
                 # One path per row and kind of cell (a lane's or no lane's): a few elements, not one per cell.
-                live_cells, dead_cells = [], []
+                live_cells: list[str] = []
+                dead_cells: list[str] = []
                 for i in range(per_row):
                     n = r * per_row + i
                     if n >= count:

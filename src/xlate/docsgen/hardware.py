@@ -68,7 +68,7 @@ def section(g: Glossary, root: Path) -> dict[str, str]:
         lines.append(f"| ridge point {precision} (FLOP/byte) | " + " | ".join(cells) + " |")
     lines += ["", "</div>", ""]
 
-    series = []
+    series: list[svg.RooflineSeries] = []
     for s in specs:
         peak, bw = s.value("bf16_dense_tflops"), s.value("memory_bandwidth_tbs")
         if bw:  # a GPU without a published peak still has its memory roof

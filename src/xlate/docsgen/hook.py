@@ -134,10 +134,10 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
 try:
     from mkdocs.plugins import CombinedEvent, event_priority
 except ImportError:  # imported outside mkdocs (zensical staging): the hook functions are not events there
-    def event_priority(priority: float) -> Any:
+    def event_priority(priority: float) -> Any:  # type: ignore[misc]  # stands in for mkdocs' decorator
         return lambda f: f
 
-    def CombinedEvent(*methods: Any) -> Any:  # noqa: N802 (stands in for mkdocs' class)
+    def CombinedEvent(*methods: Any) -> Any:  # type: ignore[no-redef]  # noqa: N802 (stands in for mkdocs' class)
         return methods[0]
 
 

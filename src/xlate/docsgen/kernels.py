@@ -53,7 +53,8 @@ HOST_TAB = "metal-host"  # the tab of a native Metal host program (NAME_host.mm)
 
 
 def _tab_path(ex: Any, owner: str) -> Path:
-    return ex.native_host if owner == HOST_TAB else ex.source(owner)
+    path: Path = ex.native_host if owner == HOST_TAB else ex.source(owner)
+    return path
 
 
 def _symbol_cell(ex: Any, backend: str, symbol: str, present: list[str]) -> str:
@@ -104,7 +105,9 @@ def _bench(records: list[tuple[str, dict[str, Any]]]) -> dict[tuple[str, str], d
             continue
         for run in record.get("runs", []):
             if isinstance(run, dict) and run.get("reference") and run.get("ratio") is not None:
-                out[(run.get("example"), run.get("backend"))] = run
+                example, backend = run.get("example"), run.get("backend")
+                if isinstance(example, str) and isinstance(backend, str):
+                    out[(example, backend)] = run
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from xlate.docsgen.text import prose
+from xlate.docsgen.text import prose, rule_title
 from xlate.kb import Glossary
 
 BACKEND_TITLE = {"hip": "HIP/ROCm", "metal": "Metal", "cuda": "CUDA", "triton": "Triton", "mlx": "MLX"}
@@ -14,19 +14,6 @@ def rule_page_path(name: str) -> str:
     from xlate.links import rule_page  # the one home of page paths, shared with every link to them
 
     return rule_page(name)
-
-
-# Words of rule names spelled as their owners spell them (the rest read as plain English).
-_WORDS = {"ptx": "PTX", "fp64": "FP64", "l2": "L2", "64bit": "64-bit", "warpsize": "warpSize", "constexpr": "constexpr",
-          "hip": "HIP", "cuda": "CUDA", "metal": "Metal", "arch": "arch"}
-
-
-def rule_title(name: str) -> str:
-    """'hardcoded-warp-size' -> 'Hardcoded warp size', 'inline-ptx' -> 'Inline PTX': a rule's name as a title."""
-    words = [_WORDS.get(w, w) for w in name.split("-")]
-    first = words[0]
-    words[0] = first[:1].upper() + first[1:] if first == first.lower() else first
-    return " ".join(words)
 
 
 def _code_block(text: str, lang: str = "cuda") -> list[str]:

@@ -350,7 +350,8 @@ class Scorer:
         order, so the same floats, with less bookkeeping: most spellings are one term)."""
         if not clauses:
             return {}
-        weights, score = self.weights, {}
+        weights = self.weights
+        score: dict[Any, float] = {}
         get = score.get
         if len(clauses) == 1:
             for t in self.expand(clauses[0]):

@@ -127,3 +127,16 @@ def prose_linked(text: str | None, link: Callable[[str, bool], str | None]) -> s
 def escape(text: str) -> str:
     """Plain text made literal for Markdown (HTML escaped, Markdown punctuation backslashed)."""
     return _escape(text)
+
+
+# Words of rule names spelled as their owners spell them (the rest read as plain English).
+_WORDS = {"ptx": "PTX", "fp64": "FP64", "l2": "L2", "64bit": "64-bit", "warpsize": "warpSize", "constexpr": "constexpr",
+          "hip": "HIP", "cuda": "CUDA", "metal": "Metal", "arch": "arch"}
+
+
+def rule_title(name: str) -> str:
+    """'hardcoded-warp-size' -> 'Hardcoded warp size', 'inline-ptx' -> 'Inline PTX': a rule's name as a title."""
+    words = [_WORDS.get(w, w) for w in name.split("-")]
+    first = words[0]
+    words[0] = first[:1].upper() + first[1:] if first == first.lower() else first
+    return " ".join(words)
