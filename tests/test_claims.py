@@ -12,6 +12,7 @@ import pytest
 
 from conftest import GLOSSARY, GOOD_CONCEPTS, REPO, write_glossary
 from xlate import kb
+from glossary_once import real_glossary
 
 WARP = GOOD_CONCEPTS["execution-model/warp.yaml"]
 
@@ -62,7 +63,7 @@ def test_cli_counts_and_max_missing(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 @pytest.fixture(scope="module")
 def real() -> kb.Glossary:
-    return kb.load_glossary(GLOSSARY)
+    return real_glossary()
 
 
 def test_real_glossary_evidence_tests_exist(real: kb.Glossary) -> None:

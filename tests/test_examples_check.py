@@ -9,6 +9,7 @@ import pytest
 
 from xlate import examples_check as ec
 from xlate import kb
+from glossary_once import real_glossary
 
 REPO = Path(__file__).resolve().parents[1]
 GLOSSARY = REPO / "glossary"
@@ -17,7 +18,7 @@ EXAMPLES = REPO / "kernels" / "examples"
 
 @pytest.fixture(scope="module")
 def real() -> kb.Glossary:
-    return kb.load_glossary(GLOSSARY)
+    return real_glossary()
 
 
 def _tree(tmp_path: Path, yaml_text: str, files: dict[str, str]) -> Path:

@@ -7,6 +7,7 @@ import pytest
 
 from conftest import GLOSSARY
 from xlate import kb
+from glossary_once import real_glossary
 
 # (left word, right word, backend the right word belongs to, backend the left word belongs to)
 TABLE = [
@@ -40,7 +41,7 @@ def index() -> dict:
 
 @pytest.fixture(scope="module")
 def concepts() -> dict:
-    return kb.load_glossary(GLOSSARY).concepts
+    return real_glossary().concepts
 
 
 def _words(concept, backend: str) -> str:
