@@ -52,7 +52,8 @@ def candidates(smap: object, rocm: str) -> dict[str, str]:
             continue
         if entry.family not in (None, "cuda-device"):
             continue
-        if any(f.get("version") == rocm for f in (entry.side("hip") or {}).get("rocm") or ()):
+        side = entry.side("hip")
+        if side is not None and side.rocm_fact(rocm) is not None:
             continue
         relation = entry.hip_relation or "unknown"
         if relation == "none" or (relation == "same" and entry.hip == name) or relation == "unknown":
