@@ -34,7 +34,7 @@ from typing import Any
 from tree_sitter import Node
 
 from xlate.translate import calldata
-from xlate.translate.edits import Edits, offset_of
+from xlate.translate.edits import Edits, blanks_at, offset_of
 from xlate.translate.names import hip_name, writable_name
 from xlate.translate.notes import Notes
 from xlate.translate.pointee import Pointees
@@ -299,9 +299,7 @@ def erase_macros(tree: Any, source: bytes, smap: Any, edits: Edits, report: Repo
         while pos != -1:
             node = root.descendant_for_byte_range(pos, pos + len(word))
             if node is not None and node.type == "identifier" and node.start_byte == pos and node.end_byte == pos + len(word):
-                end = node.end_byte
-                while end < len(source) and source[end] in b" \t":
-                    end += 1
+                end = node.end_byte + len(blanks_at(source, node.end_byte))
                 if edits.add(pos, end, b""):
                     claimed.add(pos)
                     report.rewritten[f"{name}-removed"] += 1

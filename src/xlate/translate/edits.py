@@ -145,6 +145,26 @@ def offset_of(starts: list[int], source: bytes, line: int, column: int) -> int:
     return base + len(text.decode("utf-8", errors="replace")[: column - 1].encode("utf-8", errors="replace"))
 
 
+def blanks_at(source: bytes, start: int) -> bytes:
+    """The spaces and tabs that begin at `start` (a line's indentation, when `start` begins the line)."""
+    end = start
+    while end < len(source) and source[end] in b" \t":
+        end += 1
+    return source[start:end]
+
+
+def comment_row(source: bytes, starts: list[int], row: int) -> int:
+    """The 0-based row a `// xlate:` comment for `row` goes above: the first row of the
+    backslash-continued macro `row` belongs to, else `row` itself (a comment inside a continued
+    macro would end it)."""
+    while row > 0:
+        prev = source[starts[row - 1]:starts[row] - 1].rstrip(b"\r")
+        if not prev.endswith(b"\\"):
+            break
+        row -= 1
+    return row
+
+
 def line_of(starts: list[int], offset: int) -> int:
     """0-based line of a byte offset."""
     return bisect_left(starts, offset + 1) - 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xlate.translate.edits import Edits, line_of, offset_of
+from xlate.translate.edits import Edits, blanks_at, comment_row, line_of, offset_of
 from xlate.translate.report import Report
 
 PREFIX = b"// xlate: "
@@ -41,23 +41,8 @@ def _existing_above(source: bytes, starts: list[int], row: int) -> set[bytes]:
     return codes
 
 
-def _anchor_row(source: bytes, starts: list[int], row: int) -> int:
-    """The row a comment for `row` goes above: the first row of a backslash-continued macro."""
-    while row > 0:
-        prev_end = starts[row] - 1  # the newline that ends the previous row
-        prev = source[starts[row - 1]:prev_end].rstrip(b"\r")
-        if prev.endswith(b"\\"):
-            row -= 1
-            continue
-        break
-    return row
 
 
-def _indent(source: bytes, start: int) -> bytes:
-    end = start
-    while end < len(source) and source[end] in b" \t":
-        end += 1
-    return source[start:end]
 
 
 def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,
@@ -71,7 +56,7 @@ def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], ed
             at = offset_of(starts, source, h["line"], h["column"])
             if edits.covers(at, at + 1):
                 continue
-        by_row.setdefault(_anchor_row(source, starts, row), []).append(h)
+        by_row.setdefault(comment_row(source, starts, row), []).append(h)
     for row in sorted(by_row):
         found = by_row[row]
         existing = _existing_above(source, starts, row)
@@ -88,7 +73,7 @@ def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], ed
         if not enabled or not lines:
             continue
         start = starts[row]
-        indent = _indent(source, start)
+        indent = blanks_at(source, start)
         text = b"".join(indent + PREFIX + line + b"\n" for line in lines)
         if not edits.add(start, start, text):
             # The row starts inside a rewritten span (a launch over several lines): put the
@@ -96,5 +81,5 @@ def annotate(hazards: list[dict[str, Any]], source: bytes, starts: list[int], ed
             outer = edits.enclosing(start)
             if outer is not None:
                 top = line_of(starts, outer.start)
-                top_indent = _indent(source, starts[top])
+                top_indent = blanks_at(source, starts[top])
                 edits.add(starts[top], starts[top], b"".join(top_indent + PREFIX + line + b"\n" for line in lines))

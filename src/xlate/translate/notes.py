@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from xlate.translate.edits import Edits, line_of
+from xlate.translate.edits import Edits, blanks_at, comment_row, line_of
 from xlate.translate.report import Report
 
 PREFIX = b"// xlate: "
@@ -47,7 +47,7 @@ class Notes:
             return
         by_anchor: dict[int, list[str]] = {}
         for row, texts in self._by_row.items():
-            anchor = _anchor_row(source, starts, row)
+            anchor = comment_row(source, starts, row)
             for t in texts:
                 if t not in by_anchor.setdefault(anchor, []):
                     by_anchor[anchor].append(t)
@@ -60,7 +60,7 @@ class Notes:
             outer = edits.enclosing(start)
             if outer is not None:  # the line starts inside a rewritten span (a launch over lines): above it
                 start = starts[line_of(starts, outer.start)]
-            indent = _indent(source, start)
+            indent = blanks_at(source, start)
             text = b"".join(indent + PREFIX + " ".join(t.split()).encode("utf-8", "replace") + b"\n" for t in lines)
             edits.add(start, start, text)
 
@@ -79,18 +79,4 @@ def _notes_above(source: bytes, starts: list[int], row: int) -> set[str]:
     return found
 
 
-def _anchor_row(source: bytes, starts: list[int], row: int) -> int:
-    """The first row of a backslash-continued macro that `row` belongs to (else `row`)."""
-    while row > 0:
-        prev = source[starts[row - 1]:starts[row] - 1].rstrip(b"\r")
-        if not prev.endswith(b"\\"):
-            break
-        row -= 1
-    return row
 
-
-def _indent(source: bytes, start: int) -> bytes:
-    end = start
-    while end < len(source) and source[end] in b" \t":
-        end += 1
-    return source[start:end]

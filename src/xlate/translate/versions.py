@@ -14,7 +14,7 @@ from typing import Any
 
 from xlate.errors import UsageError
 from xlate.kb import Entry, RocmFact
-from xlate.translate.edits import Edits, offset_of
+from xlate.translate.edits import Edits, blanks_at, comment_row, offset_of
 from xlate.translate.report import Report
 
 NOTE = b"// xlate: "
@@ -91,14 +91,6 @@ def for_target(smap: Any, version: str | None) -> Any:
     return got
 
 
-def _anchor(source: bytes, starts: list[int], row: int) -> int:
-    """The first row of a backslash-continued macro holding `row` (a line comment would end it)."""
-    while row > 0:
-        prev = source[starts[row - 1]:starts[row] - 1].rstrip(b"\r")
-        if not prev.endswith(b"\\"):
-            break
-        row -= 1
-    return row
 
 
 def annotate(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,
@@ -128,7 +120,7 @@ def annotate(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edi
         at = offset_of(starts, source, line, col)
         if edits.covers(at, at + max(len(str(written).encode()), 1)):
             continue
-        row = _anchor(source, starts, line - 1)
+        row = comment_row(source, starts, line - 1)
         text = " ".join(str(f.note).split())  # the row's note names the version it speaks of
         if text not in notes.setdefault(row, []):
             notes[row].append(text)
@@ -138,10 +130,7 @@ def annotate(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edi
         return noted
     for row, texts in sorted(notes.items()):
         start = starts[row]
-        end = start
-        while end < len(source) and source[end] in b" \t":
-            end += 1
-        indent = source[start:end]
+        indent = blanks_at(source, start)
         above = source[max(0, start - 4096):start]
         lines = [t for t in texts if NOTE + t.encode() + b"\n" not in above]  # a second run adds nothing
         if lines:
