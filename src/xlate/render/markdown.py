@@ -34,7 +34,7 @@ def _side_cell(text: str | None, info: dict[str, Any], backend: str) -> str:
 
 def render(results: list[dict[str, Any]], backend: str = "all", project: dict[str, Any] | None = None,
            show_all: bool = False) -> str:
-    from xlate.render.text import _is_same, shared_advice
+    from xlate.render.text import shared_advice, symbol_uses
 
     shown = backends_for(backend)
     parts: list[str] = []
@@ -78,15 +78,7 @@ def render(results: list[dict[str, Any]], backend: str = "all", project: dict[st
             parts.append("")
         if r["annotations"] and not show_all:
             symbols = r.get("symbols", {})
-            uses: dict[str, list[int]] = {}
-            first: dict[str, dict[str, Any]] = {}
-            for a in r["annotations"]:
-                lines = uses.setdefault(a["symbol"], [])
-                if not lines or lines[-1] != a["line"]:
-                    lines.append(a["line"])
-                first.setdefault(a["symbol"], a)
-            same = [x for x in uses if _is_same(symbols.get(x, {}), x, first[x]["equivalents"], backend)]
-            differ = [x for x in uses if x not in same]
+            uses, first, same, differ = symbol_uses(r, backend)
             if differ:
                 parts.append("| Lines | CUDA | Concept | " + " | ".join(BACKEND_LABEL[b] for b in shown) + " |")
                 parts.append("|---|---|---|" + "---|" * len(shown))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from xlate.links import rule_url
@@ -70,16 +71,7 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
                 if a["concept"]:
                     seg.append((f" [{a['concept']}]", "dim"))
                 info = r.get("symbols", {}).get(a["symbol"], {})
-                for b in shown:
-                    eq = a["equivalents"][b]
-                    rel = (info.get("relations") or {}).get(b)
-                    seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
-                    # No equivalent and no relation: nobody knows, which is not the same as "none".
-                    seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
-                    if eq and rel and rel not in ("same", "renamed"):
-                        seg.append((f" ({rel})", "yellow"))
-                if info.get("kind") == "derived":
-                    seg.append(("  (by naming rule)", "dim"))
+                seg += _equivalents(a, info, shown)
                 out.append(seg)
                 if a["symbol"] not in explained:
                     explained.add(a["symbol"])
@@ -123,6 +115,37 @@ def _is_same(info: dict[str, Any], symbol: str, eq: dict[str, Any], backend: str
         (info.get("relations") or {}).get(side) in (None, "same")
 
 
+def symbol_uses(r: dict[str, Any], backend: str) -> tuple[dict[str, list[int]], dict[str, dict[str, Any]], list[str], list[str]]:
+    """A file's annotations by symbol: (the lines each symbol is used on, its first annotation, the
+    symbols that keep their name, the symbols that differ), in order of first use."""
+    symbols = r.get("symbols", {})
+    uses: dict[str, list[int]] = {}
+    first: dict[str, dict[str, Any]] = {}
+    for a in r["annotations"]:
+        lines = uses.setdefault(a["symbol"], [])
+        if not lines or lines[-1] != a["line"]:
+            lines.append(a["line"])
+        first.setdefault(a["symbol"], a)
+    same = [s for s in uses if _is_same(symbols.get(s, {}), s, first[s]["equivalents"], backend)]
+    return uses, first, same, [s for s in uses if s not in same]
+
+
+def _equivalents(a: dict[str, Any], info: dict[str, Any], shown: Sequence[str]) -> list[Segment]:
+    """Each shown backend's spelling of an annotated symbol, coloured by what the row says of it."""
+    seg: list[Segment] = []
+    for b in shown:
+        eq = a["equivalents"][b]
+        rel = (info.get("relations") or {}).get(b)
+        seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
+        # No equivalent and no relation: nobody knows, which is not the same as "none".
+        seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
+        if eq and rel and rel not in ("same", "renamed"):
+            seg.append((f" ({rel})", "yellow"))
+    if info.get("kind") == "derived":
+        seg.append(("  (by naming rule)", "dim"))
+    return seg
+
+
 def _lines_text(lines: list[int]) -> str:
     shown = ", ".join(str(n) for n in lines[:8])
     return f"line {shown}" if len(lines) == 1 else f"lines {shown}" + (f" (+{len(lines) - 8})" if len(lines) > 8 else "")
@@ -160,29 +183,12 @@ def render_differences(r: dict[str, Any], backend: str = "all", said: set[str] |
         where = f"{r['path']}:{e['line']}:{e['column']}" if "line" in e else r["path"]
         out.append([(f"{where}: ", "bold"), (f"error[{e['kind']}]", "red"), (f" {e['message']}", "")])
     symbols = r.get("symbols", {})
-    uses: dict[str, list[int]] = {}
-    first: dict[str, dict[str, Any]] = {}
-    for a in r["annotations"]:
-        lines = uses.setdefault(a["symbol"], [])
-        if not lines or lines[-1] != a["line"]:
-            lines.append(a["line"])
-        first.setdefault(a["symbol"], a)
-    same = [s for s in uses if _is_same(symbols.get(s, {}), s, first[s]["equivalents"], backend)]
-    differ = [s for s in uses if s not in same]
+    uses, first, same, differ = symbol_uses(r, backend)
     if differ:
         out.append([("differs:", "bold")])
     for sym in differ:
         a, info = first[sym], symbols.get(sym, {})
-        seg: list[Segment] = [("  ", ""), (sym, "cyan")]
-        for b in shown:
-            eq = a["equivalents"][b]
-            rel = (info.get("relations") or {}).get(b)
-            seg.append((f"  {BACKEND_LABEL[b]}: ", "bold"))
-            seg.append((eq or ("none" if rel == "none" else "unknown"), "green" if eq else ("red" if rel == "none" else "dim")))
-            if eq and rel and rel not in ("same", "renamed"):
-                seg.append((f" ({rel})", "yellow"))
-        if info.get("kind") == "derived":
-            seg.append(("  (by naming rule)", "dim"))
+        seg: list[Segment] = [("  ", ""), (sym, "cyan"), *_equivalents(a, info, shown)]
         seg.append((f"  {_lines_text(uses[sym])}", "dim"))
         if sym in said and any((info.get("caveats") or {}).get(b) for b in shown):
             seg.append(("  (caveats above)", "dim"))
