@@ -41,6 +41,21 @@ def _source_lines(path: str) -> list[str] | None:
         return None
 
 
+def _file_head(r: dict[str, Any]) -> list[Segment]:
+    head = f"{r['path']}: {len(r['annotations'])} annotation(s), {len(r['hazards'])} hazard(s)"
+    if r["errors"]:
+        head += f", {len(r['errors'])} error(s)"
+    return [(head, "bold")]
+
+
+def _error_lines(r: dict[str, Any]) -> list[list[Segment]]:
+    out: list[list[Segment]] = []
+    for e in r["errors"]:
+        where = f"{r['path']}:{e['line']}:{e['column']}" if "line" in e else r["path"]
+        out.append([(f"{where}: ", "bold"), (f"error[{e['kind']}]", "red"), (f" {e['message']}", "")])
+    return out
+
+
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width=width, initial_indent=indent, subsequent_indent=indent)
 
@@ -48,10 +63,7 @@ def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
 def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
     shown = backends_for(backend)
     out: list[list[Segment]] = []
-    head = f"{r['path']}: {len(r['annotations'])} annotation(s), {len(r['hazards'])} hazard(s)"
-    if r["errors"]:
-        head += f", {len(r['errors'])} error(s)"
-    out.append([(head, "bold")])
+    out.append(_file_head(r))
     by_line: dict[int, list[dict[str, Any]]] = {}
     for a in r["annotations"]:
         by_line.setdefault(a["line"], []).append(a)
@@ -86,9 +98,7 @@ def render_file(r: dict[str, Any], backend: str = "all") -> list[list[Segment]]:
     for h in r["hazards"]:
         color = "red" if h["severity"] == "error" else "yellow"
         out.append([(f"{r['path']}:{h['line']}:{h['column']}: ", "bold"), (f"{h['rule']} {h['name']}", color), (f" {h['message']}", "")])
-    for e in r["errors"]:
-        where = f"{r['path']}:{e['line']}:{e['column']}" if "line" in e else r["path"]
-        out.append([(f"{where}: ", "bold"), (f"error[{e['kind']}]", "red"), (f" {e['message']}", "")])
+    out += _error_lines(r)
     return out
 
 
@@ -158,10 +168,7 @@ def render_differences(r: dict[str, Any], backend: str = "all", said: set[str] |
     said = set() if said is None else said
     shown = backends_for(backend)
     out: list[list[Segment]] = []
-    head = f"{r['path']}: {len(r['annotations'])} annotation(s), {len(r['hazards'])} hazard(s)"
-    if r["errors"]:
-        head += f", {len(r['errors'])} error(s)"
-    out.append([(head, "bold")])
+    out.append(_file_head(r))
     if r.get("users") and r["hazards"]:
         users = r["users"]
         listed = ", ".join(users[:6]) + (f" and {len(users) - 6} more" if len(users) > 6 else "")
@@ -179,9 +186,7 @@ def render_differences(r: dict[str, Any], backend: str = "all", said: set[str] |
         for h in hazards:
             message = h["message"][: len(h["message"]) - len(advice) - 1].rstrip() if advice else h["message"]
             out.append([(f"{r['path']}:{h['line']}:{h['column']}: ", "bold"), (f"{code} {name}", color), (f" {message}", "")])
-    for e in r["errors"]:
-        where = f"{r['path']}:{e['line']}:{e['column']}" if "line" in e else r["path"]
-        out.append([(f"{where}: ", "bold"), (f"error[{e['kind']}]", "red"), (f" {e['message']}", "")])
+    out += _error_lines(r)
     symbols = r.get("symbols", {})
     uses, first, same, differ = symbol_uses(r, backend)
     if differ:
