@@ -24,7 +24,7 @@ from pydantic import (
 
 from xlate.kb._model import ID_PATTERN, MappingRelation, check_url
 from xlate.kb._paths import display_path as _display
-from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import LoadedYaml, Problem, load_validated
 
 API_DIR = "api"
 Symbol = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_:]*$|^<<<>>>$", max_length=120)]
@@ -118,14 +118,8 @@ def load(glossary_root: Path, known_concepts: set[str] | None = None) -> ApiTabl
     seen: dict[str, tuple[str, int]] = {}
     for path in api_files(glossary_root):
         shown = _display(path, glossary_root)
-        try:
-            loaded = load_yaml(path, shown)
-        except YamlError as exc:
-            tables.problems.append(exc.problem)
-            continue
-        fam, problems = validate(ApiFamily, loaded, shown)
-        if fam is None:
-            tables.problems.extend(problems)
+        fam, loaded = load_validated(ApiFamily, path, shown, tables.problems)
+        if fam is None or loaded is None:
             continue
         if fam.family != path.stem:
             tables.problems.append(Problem(shown, loaded.line_of(("family",)), f"family {fam.family!r} must match the file name {path.stem!r}"))

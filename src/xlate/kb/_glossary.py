@@ -24,7 +24,7 @@ from xlate.kb._model import (
 )
 from xlate.kb._paths import display_path
 from xlate.kb._types import Edge
-from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_validated, load_yaml
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -191,14 +191,8 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
 def _load_one(glossary: Glossary, path: Path, model: type[BaseModel], into: dict[str, Concept] | dict[str, GpuSpec],
               folder_is_category: bool) -> None:
     display = glossary._display(path)
-    try:
-        loaded = load_yaml(path, display)
-    except YamlError as exc:
-        glossary.problems.append(exc.problem)
-        return
-    item, problems = validate(model, loaded, display)
-    glossary.problems.extend(problems)
-    if item is None:
+    item, loaded = load_validated(model, path, display, glossary.problems)
+    if item is None or loaded is None:
         return
     if item.id != path.stem:
         glossary.problems.append(Problem(display, loaded.line_of(("id",)), f"id {item.id!r} must match the file name {path.stem!r}"))

@@ -38,7 +38,7 @@ from pydantic import (
 from xlate.kb._model import ID_PATTERN, MappingRelation
 from xlate.kb._paths import display_path as _display
 from xlate.kb._types import ROW_SIDES, SIDE_BACKEND
-from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import Problem, load_validated
 
 __all__ = ["SIDES", "CompiledRows", "Kind", "RocmFact", "Row", "RowFile", "Side", "compile_rows", "symbol_files"]
 
@@ -359,18 +359,12 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
     ordered = sorted(curated_files, key=lambda p: (p.name != OVERRIDES, p.name))
     for path in ordered:
         shown = _display(path, root)
-        try:
-            loaded = load_yaml(path, shown)
-        except YamlError as exc:
-            out.problems.append(exc.problem)
-            continue
-        rf, problems = validate(RowFile, loaded, shown)
-        if rf is None:
-            out.problems.extend(problems)
+        rf, row_file = load_validated(RowFile, path, shown, out.problems)
+        if rf is None or row_file is None:
             continue
         is_override = path.name == OVERRIDES
         for i, row in enumerate(rf.rows):
-            line = loaded.line_of(("rows", i))
+            line = row_file.line_of(("rows", i))
             given = {s: getattr(row, s) for s in SIDES if getattr(row, s) is not None}
             # One answer per CUDA spelling and side: two files may give different sides of one
             # spelling (HIP in one, Metal in another), never the same side twice.

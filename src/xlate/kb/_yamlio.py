@@ -130,3 +130,16 @@ def load_yaml(path: Path, display: str | None = None) -> LoadedYaml:
     lines: dict[Location, int] = {}
     _record_lines(node, (), lines)
     return LoadedYaml(path=path, data=data, lines=lines)
+
+
+def load_validated(model: Any, path: Path, display: str, problems: list[Problem]) -> tuple[Any, LoadedYaml | None]:
+    """Read one file and validate it with `model`: (the object, the loaded file), or None for the
+    object when it is not valid. Every defect found is appended to `problems` at its file:line."""
+    try:
+        loaded = load_yaml(path, display)
+    except YamlError as exc:
+        problems.append(exc.problem)
+        return None, None
+    item, found = validate(model, loaded, display)
+    problems.extend(found)
+    return item, loaded
