@@ -79,3 +79,37 @@ def test_the_translated_file_compiles(tmp_path: Path) -> None:
            "-I", str(ROCM.include), "-I", str(tmp_path), str(src)]
     done = subprocess.run(cmd, capture_output=True, text=True, env={"HIP_PLATFORM": "amd", "PATH": "/usr/bin:/bin"}, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# A host function template calling the C99 classification functions unqualified, as CUDA code does
+# (nvcc's implicit runtime header declares them for the host in the global namespace).
+HOST_CLASSIFY = ("#include <cuda_runtime.h>\n#include <cmath>\n"
+                 "template <class T> int count_bad(const T* r, int n) {\n  int c = 0;\n"
+                 "  for (int i = 0; i < n; i++) if (!isfinite(r[i]) || isnan(r[i])) c++;\n  return c;\n}\n"
+                 "int run(const float* r) { return count_bad(r, 4); }\n")
+
+
+def test_a_host_call_of_isfinite_gets_math_h_once() -> None:
+    out = _translate(HOST_CLASSIFY)
+    assert out.count("#include <math.h>") == 1
+    assert out.index("#include <hip/hip_runtime.h>") < out.index("#include <math.h>") < out.index("#include <cmath>")
+
+
+def test_qualified_calls_and_a_file_with_math_h_get_nothing() -> None:
+    assert "<math.h>" not in _translate("#include <cmath>\nbool f(float x) { return std::isfinite(x); }\n"
+                                        "__global__ void k(float* p) { p[0] = 1.f; }\n")
+    assert _translate("#include <math.h>\n" + HOST_CLASSIFY).count("<math.h>") == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+def test_each_host_header_is_needed_and_enough(tmp_path: Path) -> None:
+    for header, pattern in headers.host_uses().items():
+        names = [n for n in ("isfinite", "isinf", "isnan", "signbit", "isnormal", "fpclassify") if pattern.match(n)]
+        assert names, f"no known name matches {header}'s pattern"
+        for name in names:
+            use = f"template <class T> bool f(T x) {{ return {name}(x); }}\nbool g() {{ return f(1.5f) && f(2.5); }}\n"
+            assert not _compiles(tmp_path, "#include <hip/hip_runtime.h>\n#include <cmath>\n" + use), f"{name} compiles without {header}"
+            assert _compiles(tmp_path, f"#include <hip/hip_runtime.h>\n#include <{header}>\n" + use), f"{header} does not declare {name}"
+    out = _translate(HOST_CLASSIFY)
+    assert _compiles(tmp_path, out), out

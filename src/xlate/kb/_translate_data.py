@@ -24,7 +24,7 @@ TRANSLATE_DIR = "translate"
 # file -> (its parts, what each part's keys are); the models are built on first need (pydantic).
 TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
-    "headers.yaml": (("apis", "declares"), "CUDA headers"),
+    "headers.yaml": (("apis", "declares", "host_uses"), "CUDA headers"),
     "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address"), "CUDA names"),
 }
 CACHE_VERSION = 1
@@ -159,6 +159,7 @@ def _models() -> dict[str, type[BaseModel]]:
         model_config = ConfigDict(extra="forbid", strict=True)
         apis: dict[str, Api]
         declares: dict[str, Api]  # HIP header -> the names only it declares (hip_runtime.h does not)
+        host_uses: dict[str, Api]  # C header -> the names a file calls that CUDA's runtime header brings
 
     return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile, "headers.yaml": HeadersFile}
 

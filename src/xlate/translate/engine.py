@@ -96,9 +96,12 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     vectors.rewrite(tree, source, edits, report)
     if options.launch_syntax == "ggl":
         launch.rewrite(tree, source, edits, report)
-    if options.runtime_include and _is_cuda(shown, source, found):
+    cuda_code = _is_cuda(shown, source, found)
+    if options.runtime_include and cuda_code:
         headers.add_runtime(tree, source, edits, report, now)
     headers.add_declaring_headers(tree, source, edits, report, now)
+    if cuda_code:
+        headers.add_host_headers(tree, source, edits, report, now)
 
     scratch: dict[str, Any] = {"errors": []}
     rules = rules if rules is not None else hip_rules(scratch)

@@ -58,12 +58,19 @@ def declared_by() -> dict[str, re.Pattern[str]]:
     return _patterns("declares")
 
 
+@lru_cache(maxsize=1)
+def host_uses() -> dict[str, re.Pattern[str]]:
+    """C header -> the regex of names a file calls that CUDA's runtime header declares and HIP's does not."""
+    return _patterns("host_uses")
+
+
 def _patterns(part: str) -> dict[str, re.Pattern[str]]:
     from xlate.errors import GlossaryError
 
     path = datafile.data_path("headers.yaml")
     entry_keys = {"match": str, "source": str}
-    data = datafile.load_parts(path, {"apis": entry_keys, "declares": entry_keys}, "CUDA headers")
+    data = datafile.load_parts(path, {"apis": entry_keys, "declares": entry_keys, "host_uses": entry_keys},
+                               "CUDA headers")
     out: dict[str, re.Pattern[str]] = {}
     for header, entry in data[part].items():
         try:
@@ -270,6 +277,39 @@ def add_declaring_headers(tree: Tree, source: bytes, edits: Edits, report: Repor
         pos = _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
         if edits.add(pos, pos, f"#include <{header}>\n".encode()):
             report.rewritten["type-header-include"] += 1
+
+
+def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
+    """Names called without a scope or an object (`isfinite(x)`, not `std::isfinite(x)` or `v.isfinite()`)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "call_expression":
+            fn = n.child_by_field_name("function")
+            if fn is not None and fn.type == "identifier" and fn.text:
+                out.add(fn.text.decode())
+        stack.extend(n.children)
+    return out
+
+
+def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
+    """The C header a file needs for a name it calls as written, which CUDA's implicit runtime header
+    declares and HIP's does not (headers.yaml, host_uses): added once, after the runtime header."""
+    wanted = host_uses()
+    if not wanted:
+        return
+    present = set(headers_now) | {m.group(1).decode() for m in _ANY_INCLUDE.finditer(source)}
+    called: set[str] | None = None
+    for header, pattern in wanted.items():
+        if header in present:
+            continue
+        called = _unqualified_calls(tree.root_node, set()) if called is None else called
+        if not any(pattern.match(name) for name in called):
+            continue
+        runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
+        pos = _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
+        if edits.add(pos, pos, f"#include <{header}>\n".encode()):
+            report.rewritten["host-header-include"] += 1
 
 
 def insertion_point(tree: Tree, source: bytes) -> int:
