@@ -67,6 +67,11 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     claimed: set[int] = set()
     notes = Notes()
 
+    for a, b, c, d in prepare.spaced_launches(source):
+        # nvcc reads `<< <` ... `>> >`, clang does not: the same launch with its chevrons joined.
+        if edits.add(a, b, b"<<<") and edits.add(c, d, b">>>"):
+            report.rewritten["launch-chevrons"] += 1
+
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
     # Names the file defines as its own functions keep their names everywhere in it (a user's
     # `__ldcs` overload is not CUDA's), so their occurrences take part in no rewrite.
