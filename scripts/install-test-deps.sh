@@ -41,6 +41,8 @@ ROCM_PINS=(
   librocrand-dev=6.4.3-1
   libhipsolver-dev=6.4.1-1
   libmiopen-dev=6.4.3+dfsg-1+b1
+  # ROCTx (roctracer/roctx.h), the profiler markers NVTX ranges map to.
+  libroctx-dev=6.4.1-1
   # AMD's regex translator, the reference benchmarks/bench_vs_hipify.py measures the translator and
   # explain against (a Perl script; unpacked to usr/bin/hipify-perl, never put on PATH).
   hipify-perl=7.0.2+dfsg-1

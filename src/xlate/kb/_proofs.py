@@ -44,7 +44,7 @@ PROBE_HEADERS = (
     "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h",
     "hip/hip_complex.h", "hip/hip_math_constants.h", "hip/hiprtc.h", "hip/hip_texture_types.h",
     "hipcub/hipcub.hpp", "hipblas/hipblas.h", "hipfft/hipfftXt.h", "hiprand/hiprand_kernel.h",
-    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h",
+    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h", "roctracer/roctx.h",
 )
 # Spellings that are syntax rather than a declared name: nothing to probe.
 SYNTAX = {"<<<>>>"}

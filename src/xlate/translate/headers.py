@@ -97,12 +97,15 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
     if smap is None:
         return False, None
     at = tree.root_node.descendant_for_byte_range if tree is not None else None
+    from xlate.project.names import defined_names
+
+    own_macros = defined_names(source)  # a user's NVTX_RANGE_FN or CUDNN_ATT_H is not the library's
     left: list[str] = []
     mapped = False
     checked: set[str] = set()
     for m in _QUALIFIED_NAME.finditer(source):
         name = m.group(0).decode("utf-8", "replace")
-        if name in checked or not pattern.fullmatch(name):
+        if name in checked or name in own_macros or not pattern.fullmatch(name):
             continue
         node = at(m.start(), m.end()) if at is not None else None
         if node is not None and (node.type in _NOT_CODE or (node.parent is not None and node.parent.type in _NOT_CODE)):
