@@ -113,3 +113,10 @@ def test_each_host_header_is_needed_and_enough(tmp_path: Path) -> None:
             assert _compiles(tmp_path, f"#include <hip/hip_runtime.h>\n#include <{header}>\n" + use), f"{header} does not declare {name}"
     out = _translate(HOST_CLASSIFY)
     assert _compiles(tmp_path, out), out
+
+
+def test_a_header_that_includes_the_runtime_gets_math_h_too() -> None:
+    result = translate_source("common.h", ("#pragma once\n" + HOST_CLASSIFY).encode(), kb.load_symbols(), Options())
+    assert result.text is not None and result.text.decode().count("#include <math.h>") == 1
+    plain = translate_source("util.h", b"#pragma once\nbool ok(float x) { return isfinite(x); }\n", kb.load_symbols(), Options())
+    assert plain.text is not None and b"math.h" not in plain.text  # no CUDA here: nothing is added

@@ -299,3 +299,23 @@ def test_verify_one_file_to_stdout_finds_the_headers_beside_it() -> None:
     assert "'common/reduce.cuh' file not found" not in proc.stderr
     assert re.search(r"tree/common/reduce\.cuh:3:10: 'cuda_runtime\.h' file not found", proc.stderr)
     assert "hipStreamSynchronize(stream)" in proc.stdout
+
+
+@needs_compiler
+def test_a_project_header_named_like_a_system_header_does_not_hide_it(tmp_path: Path) -> None:
+    # A Windows shim `win/unistd.h` that includes Windows-only headers sits in the tree; on Linux the
+    # project includes the system's <unistd.h>. The tree's folders serve quoted includes, and angle
+    # includes only after the system's folders.
+    src = tmp_path / "src"
+    (src / "win").mkdir(parents=True)
+    (src / "lib").mkdir()
+    (src / "win" / "unistd.h").write_text("#pragma once\n#include <direct.h>\n", encoding="utf-8")
+    (src / "lib" / "scale.h").write_text("#pragma once\n#define SCALE 2.0f\n", encoding="utf-8")
+    (src / "k.cu").write_text('#include <unistd.h>\n#include <scale.h>\n#include "win/unistd.h"\n'
+                              "__global__ void k(float* p) { p[0] *= SCALE; }\n", encoding="utf-8")
+    proc = _cli("--to", "hip", str(src), "-o", str(tmp_path / "out"), "--verify")
+    assert "k.hip:" in proc.stderr and "direct.h" in proc.stderr  # the quoted include still reaches the shim
+    (src / "k.cu").write_text('#include <unistd.h>\n#include <scale.h>\n__global__ void k(float* p) { p[0] *= SCALE; }\n',
+                              encoding="utf-8")
+    proc = _cli("--to", "hip", str(src), "-o", str(tmp_path / "out2"), "--verify")
+    assert proc.returncode == 0, proc.stderr

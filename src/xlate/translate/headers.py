@@ -295,6 +295,11 @@ def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
     return out
 
 
+def has_runtime(headers_now: dict[str, int]) -> bool:
+    """Whether the translated file includes HIP's runtime header (where it included CUDA's)."""
+    return any(h.encode() in _RUNTIME_HEADERS for h in headers_now)
+
+
 def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
     """The C header a file needs for a name it calls as written, which CUDA's implicit runtime header
     declares and HIP's does not (headers.yaml, host_uses): added once, after the runtime header."""

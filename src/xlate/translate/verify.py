@@ -372,10 +372,13 @@ class TreeVerifier:
             target.write_bytes((replaced or {}).get(f.rel, f.text))
 
     def _includes(self, root: Path, source: Path) -> tuple[list[Path], list[str]]:
-        """-I folders: the tree's own folders (translated), the user's, and the flags of the source's
-        compile command with folders inside an input tree mapped to their translated copy."""
+        """-I folders (the user's) and other flags: the tree's own folders (translated) and the flags
+        of the source's compile command with folders inside an input tree mapped to their translated
+        copy. The tree's folders are searched for quoted includes and after the system's folders for
+        angle-bracket ones (`-iquote`, `-idirafter`): a project header that shares a system header's
+        name (a Windows shim `unistd.h`) does not hide the system header from every other file."""
         folders = sorted({(root / f.rel).parent for f in self.files})
-        extra: list[str] = []
+        extra: list[str] = [flag for d in folders for flag in ("-iquote", str(d), "-idirafter", str(d))]
         for a, value in self.commands.flags(source):
             if value is None:
                 extra.append(a)
@@ -383,7 +386,7 @@ class TreeVerifier:
             if a in ("-I", "-isystem", "-iquote", "-include"):
                 value = str(self._mapped(root, Path(value)))
             extra += [a, value]
-        return [*folders, *self.user_includes], extra
+        return list(self.user_includes), extra
 
     def _mapped(self, root: Path, path: Path) -> Path:
         """A folder or file of the input tree -> its translated copy under `root` (others stay)."""
