@@ -4,10 +4,12 @@ is looked up in the installed package.
 
 HIPIFY's own rows are AMD's tables, imported unchanged; every other HIP side was written by hand, so
 it is the one that needs a compiler's word. A probe is one short declaration test per spelling
-(`using ::name;`, `#ifdef`, `__has_include`), all of them in one source file per macro set, compiled
+(`using ::name;`, `#ifdef`, `__has_include`, a launch for the launch syntax), all of them in one source file per macro set, compiled
 with `-fsyntax-only -ferror-limit=0`: each error's line number says which probe failed. Two runs
 settle the macro condition a row states: without any macro (a row that names none must compile here)
-and with every macro rows name (a row that names one must compile only here).
+and with every macro rows name (a row that names one must compile only here). A side of a library
+whose headers come from another release than ROCm 6.4 (hipBLASLt, RCCL, AMD SMI) is proven against
+that release, and the proof says which; a side no probe can reach is listed with its reason.
 
 Type layouts: for every type row, `sizeof` and `alignof` on the HIP side are read from the compiler
 (a template that is declared and never defined makes clang print both numbers) and compared with the
@@ -44,14 +46,32 @@ PROBE_HEADERS = (
     "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h",
     "hip/hip_complex.h", "hip/hip_math_constants.h", "hip/hiprtc.h", "hip/hip_texture_types.h",
     "hipcub/hipcub.hpp", "hipblas/hipblas.h", "hipfft/hipfftXt.h", "hiprand/hiprand_kernel.h",
-    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h",
+    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h", "hipblaslt/hipblaslt.h", "rccl/rccl.h", "amd_smi/amdsmi.h",
 )
-# Spellings that are syntax rather than a declared name: nothing to probe.
-SYNTAX = {"<<<>>>"}
-# Libraries whose headers are not among the packaged ROCm 6.4 headers (their rows cite AMD's
-# documentation instead): spelling prefix or header folder -> library.
-NOT_PACKAGED = {"rocwmma": "rocWMMA", "hipFile": "hipFile", "hipfile": "hipFile", "hiptensor": "hipTensor",
-                "amd_smi": "AMD SMI", "amdsmi_": "AMD SMI", "rccl": "RCCL", "hipblaslt": "hipBLASLt"}
+# Spellings that are syntax rather than a declared name, each with the lines that use it: they compile
+# only where the compiler accepts the syntax.
+SYNTAX = {"<<<>>>": ("__global__ void xlate_kernel() {}",
+                     "void xlate_launch() { xlate_kernel<<<dim3(1), dim3(1), 0, 0>>>(); }")}
+# Libraries that rows name beside the ROCm 6.4 set: spelling prefix or header folder -> (library,
+# why its rows stay unproven when its headers are absent). scripts/install-test-deps.sh unpacks the
+# ones Debian packages; its comments say which are not.
+NOT_PACKAGED = {
+    "rocwmma": ("rocWMMA", "Debian's only rocWMMA package (experimental) lacks the internal/ headers rocwmma.hpp includes"),
+    "hipFile": ("hipFile", "Debian packages no hipFile"),
+    "hipfile": ("hipFile", "Debian packages no hipFile"),
+    "hiptensor": ("hipTensor", "Debian packages no hipTensor"),
+    "amd_smi": ("AMD SMI", "its headers are not unpacked"),
+    "amdsmi_": ("AMD SMI", "its headers are not unpacked"),
+    "rccl": ("RCCL", "its headers are not unpacked"),
+    "hipblaslt": ("hipBLASLt", "its headers are not unpacked"),
+}
+# Libraries whose unpacked headers come from a release other than ROCm 6.4 (Debian has no 6.4 build):
+# library -> (header, version macros). A side proven against them records that release.
+OTHER_RELEASES = {
+    "hipBLASLt": ("hipblaslt/hipblaslt-version.h", ("HIPBLASLT_VERSION_MAJOR", "HIPBLASLT_VERSION_MINOR", "HIPBLASLT_VERSION_PATCH")),
+    "RCCL": ("rccl/rccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")),
+    "AMD SMI": ("amd_smi/amdsmi.h", ("AMDSMI_LIB_VERSION_MAJOR", "AMDSMI_LIB_VERSION_MINOR", "AMDSMI_LIB_VERSION_RELEASE")),
+}
 _ERROR = re.compile(r"^[^:\n]*probe\.hip:(\d+):\d+: error: (.*)$", re.M)
 _LAYOUT = re.compile(r"'xlate_layout<(\d+), (\d+), (\d+)>'")
 _IDENT = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$")
@@ -78,6 +98,8 @@ class HipProof:
     problems: list[str] = field(default_factory=list)
     unproven: dict[str, str] = field(default_factory=dict)  # "cuda -> symbol" -> reason
     proven: int = 0
+    # "cuda -> symbol" -> the library release it was proven against, where that is not ROCm 6.4
+    other_release: dict[str, str] = field(default_factory=dict)
 
 
 def hip_sides(rows: dict[str, dict[str, Any]]) -> list[HipSide]:
@@ -102,9 +124,10 @@ def _newer_than(since: str, version: tuple[int, int, int]) -> bool:
 
 
 def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
-    """The lines that fail to compile exactly when `symbol` is not declared; None for what no probe reaches."""
+    """The lines that fail to compile exactly when `symbol` is not declared (or, for syntax, not
+    accepted); None for what no probe reaches."""
     if symbol in SYNTAX:
-        return None
+        return list(SYNTAX[symbol])
     if kind == "header" or symbol.endswith((".h", ".hpp", ".cuh")):
         return [f"#if !__has_include(<{symbol}>)", "#error header not found", "#endif"]
     if not _IDENT.match(symbol):
@@ -115,12 +138,31 @@ def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
     return [f"using {symbol};"]
 
 
-def _unpackaged(symbol: str, include: Path) -> str | None:
-    """The library a spelling belongs to when its headers are absent from `include`."""
-    for prefix, library in NOT_PACKAGED.items():
-        if symbol.startswith(prefix) and not any(include.glob(f"{prefix.rstrip('_')}*")):
-            return library
-    return None
+def _library(symbol: str) -> tuple[str, str] | None:
+    """(library, why it may be absent) for a spelling of one of the NOT_PACKAGED libraries."""
+    return next((lib for prefix, lib in NOT_PACKAGED.items() if symbol.startswith(prefix)), None)
+
+
+def _release(library: str, include: Path) -> str | None:
+    """'hipBLASLt 1.1.0' when `library` is one whose headers come from another release than ROCm 6.4,
+    read from the version macros of its headers; None for the others."""
+    if library not in OTHER_RELEASES:
+        return None
+    header, names = OTHER_RELEASES[library]
+    try:
+        text = (include / header).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    parts = [re.search(rf"^\s*#\s*define\s+{name}\s+(\d+)\s*$", text, re.M) for name in names]
+    version = ".".join(m.group(1) for m in parts if m)
+    api = " (NCCL API)" if library == "RCCL" else ""
+    return f"{library}{api} {version}" if all(parts) else f"{library} (version macros not found in {header})"
+
+
+def _folder(symbol: str) -> str:
+    """The header folder (or header name) of a NOT_PACKAGED library spelling: its prefix, less a trailing '_'."""
+    prefix = next(p for p in NOT_PACKAGED if symbol.startswith(p))
+    return {"amdsmi_": "amd_smi"}.get(prefix, prefix.rstrip("_"))
 
 
 def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], dict[str, str]]:
@@ -136,7 +178,7 @@ def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], d
         seen.add(side.symbol)
         body = _probe_lines(side.symbol, side.kind)
         if body is None:
-            skipped[side.symbol] = "syntax or an expression, not a declared name"
+            skipped[side.symbol] = "neither a declared name, a header nor known syntax: no probe form"
             continue
         lines.append(f"namespace xlate_probe_{n} {{")
         for text in body:
@@ -204,10 +246,13 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
         if s.symbol in skipped:
             proof.unproven[label] = skipped[s.symbol]
             continue
-        library = _unpackaged(s.symbol, include)
-        if library and not proof.declared["all"][s.symbol]:
-            proof.unproven[label] = f"{library} headers are not among the packaged ROCm headers"
+        library = _library(s.symbol)
+        if library and not proof.declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
+            proof.unproven[label] = f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}"
             continue
+        release = _release(library[0], include) if library else None
+        if release and proof.declared["all"][s.symbol]:
+            proof.other_release[label] = release
         bare = proof.declared["none"][s.symbol]
         full = proof.declared["all"][s.symbol]
         if s.macros:
