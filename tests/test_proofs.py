@@ -4,7 +4,8 @@
   macros the row names, and each type's sizeof/alignof equals CUDA's published values or the row says
   how they differ;
 - each Metal side is an entry of the MSL (or Metal API) table kept in glossary/symbols/specs/, with a
-  consistent section, version and argument types;
+  consistent section, version and argument types, and is used by compiled Metal code (msl-attested.yaml)
+  or listed there with the reason it is not;
 - each MLX and Triton side resolves in the installed package;
 - the lints over the data find the slips the audits found.
 
@@ -178,6 +179,120 @@ def test_msl_names_in_concept_terms_are_in_the_table_too(glossary) -> None:
     bad = concept.model_copy(update={"terms": concept.terms.model_copy(update={
         "metal": term.model_copy(update={"symbols": [*term.symbols, "simd_shuffle_sideways"]})})})
     assert kb.concept_metal_problems({"warp-shuffle": bad}, ROOT)[1] == ["warp-shuffle: metal simd_shuffle_sideways: not in the Metal Shading Language table"]
+
+
+# --- Metal names in compiled code ---------------------------------------------------------------
+
+def test_every_metal_name_is_attested_in_compiled_code_or_says_why_not(glossary) -> None:
+    """The hand-transcribed MSL tables have a second witness: scripts/attest_metal.py records where
+    public Metal codebases (pinned commits) use each Metal spelling of the rows as code. A name no one
+    uses carries a reason, an argument restriction no compiled call contradicts, and a use at a lower
+    MSL version than the table states carries a note."""
+    data = kb.load_msl_attested(ROOT)
+    repos = {r["repo"]: r for r in data["repositories"]}
+    assert {"ml-explore/mlx", "ggml-org/ggml", "KhronosGroup/SPIRV-Cross", "KhronosGroup/MoltenVK"} <= set(repos)
+    assert all(len(r["commit"]) == 40 for r in repos.values())
+    names = kb.metal_side_names(glossary.rows)
+    attested = {e["name"]: e for e in data["attested"]}
+    unattested = {e["name"]: e["reason"] for e in data["not_attested"]}
+    assert set(names) <= set(attested) | set(unattested)
+    assert len(set(names) & set(attested)) >= 200
+    assert kb.msl_attested_problems(glossary.rows, ROOT) == []
+    # Spot checks of what the witness says: a SIMD-group function (compiled at MSL 2.1), an attribute, a
+    # texture method through a declared texture variable, an Objective-C selector in ggml's host code.
+    assert attested["simd_sum"]["uses"] > 10 and attested["simd_sum"]["compiled_as"] == "2.1"
+    assert attested["threadgroup_position_in_grid"]["uses"] > 10
+    assert attested["texture2d::sample"]["at"].endswith(tuple(f":{n}" for n in range(1, 100000)))
+    assert attested["newBufferWithLength:options:"]["repo"] == "ggml-org/ggml"
+    assert attested["simd_shuffle_xor"]["calls"] >= 1 and "excluded" not in attested["simd_shuffle_xor"]
+    assert "Swift spelling" in unattested["makeBuffer(length:options:)"]
+
+
+def test_planted_mistakes_in_the_attestation_are_each_reported(glossary, tmp_path: Path) -> None:
+    import yaml
+
+    specs = tmp_path / "symbols" / "specs"
+    shutil.copytree(ROOT / "symbols" / "specs", specs)
+    path = specs / "msl-attested.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["attested"] = [e for e in data["attested"] if e["name"] != "simd_shuffle_xor"]  # neither attested nor listed
+    for e in data["not_attested"]:
+        if e["name"] == "ilogb":
+            e["reason"] = "TODO"  # no reason written
+    for e in data["attested"]:
+        if e["name"] == "popcount":
+            e["excluded"] = ["somewhere 1"]  # a compiled call passes a float to an integer-only function
+        if e["name"] == "simd_ballot":
+            e["compiled_as"] = "1.2"  # used below the table's version, without a note
+    data["repositories"][0]["commit"] = "main"  # not pinned
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    text = "\n".join(kb.msl_attested_problems(glossary.rows, tmp_path))
+    assert "metal simd_shuffle_xor: neither attested" in text
+    assert "metal ilogb: not attested in compiled code and no reason" in text
+    assert "popcount: the table restricts it to integer arguments, but compiled code passes floating ones" in text
+    assert "simd_ballot: compiled code uses it at MSL 1.2, below the table's 2.1" in text
+    assert "the commit must be pinned" in text
+    path.unlink()
+    assert "the attestation of Metal names is missing" in kb.msl_attested_problems(glossary.rows, tmp_path)[0]
+
+
+def _attest_script():
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("attest_metal", Path(__file__).resolve().parents[1] / "scripts" / "attest_metal.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["attest_metal"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_witness_counts_code_and_not_comments_or_strings() -> None:
+    am = _attest_script()
+    msl = am.SourceFile("o/r", "k.metal", "msl", am.blank(
+        "// simd_sum(x) in a comment\n"
+        "constant char* s = \"simd_max(y)\";\n"
+        "kernel void k(texture2d<float, access::read> img [[texture(0)]], uint i [[thread_position_in_grid]]) {\n"
+        "  threadgroup float buf[32];\n"
+        "  float v = metal::simd_sum(img.read(uint2(i, 0)).x);\n"
+        "  uint n = popcount(7u);\n"
+        "}\n", am.C_NOISE))
+    def lines(name: str, kind: str) -> list[int]:
+        pattern = am.msl_pattern(name, kind)
+        hits = am.member_uses(msl, name) if pattern is None else (m.start() for m in pattern.finditer(msl.code))
+        return [msl.line(h) for h in hits]
+    assert lines("simd_sum", "function") == [5]
+    assert lines("simd_max", "function") == []  # only in a comment and a string
+    assert lines("thread_position_in_grid", "attribute") == [3]
+    assert lines("threadgroup", "qualifier") == [4]
+    assert lines("kernel", "qualifier") == [3]
+    assert lines("texture2d::read", "member") == [5]
+    assert lines("texture2d::sample", "member") == []
+    assert am.excluded_call(am.arguments(msl.code, msl.code.index("popcount(") + 9), "integer") is False
+    assert am.excluded_call(["1.5f"], "integer") is True
+    assert am.excluded_call(["x"], "integer") is None
+    # An Objective-C selector is sent with all its parts; a declaration of it is not a use.
+    objc = am.SourceFile("o/r", "h.m", "objc", am.blank(
+        "- (id)newBufferWithLength:(NSUInteger)n options:(int)o;\n"
+        "id<MTLBuffer> b = [dev newBufferWithLength:[self size] options:MTLResourceStorageModeShared];\n"
+        "id<MTLCommandBuffer> cb = nil; if ([cb status] == 0) {}\n", am.C_NOISE))
+    entry = kb.MslEntry("newBufferWithLength:options:", "MTLDevice: x", "", "method")
+    assert [objc.line(h) for h in am.host_uses(objc, entry.name, entry)] == [2]
+    status = kb.MslEntry("status", "MTLCommandBuffer: x", "", "property")
+    assert [objc.line(h) for h in am.host_uses(objc, "status", status)] == [3]
+    swift = am.SourceFile("o/r", "h.swift", "swift", am.blank(
+        "let b = device.makeBuffer(length: 16, options: [])\nlet c = device.makeBuffer(bytes: p, length: 16, options: [])\n",
+        am.SWIFT_NOISE))
+    make = kb.MslEntry("makeBuffer(length:options:)", "MTLDevice: x", "", "method")
+    assert [swift.line(h) for h in am.host_uses(swift, make.name, make)] == [1]
+    # A codebase that overloads a name for its own types is a witness only where the argument's type
+    # is a built-in one its overloads do not take.
+    own = am.SourceFile("o/r", "o.h", "msl", am.blank(
+        "METAL_FUNC bf16 cosh(bf16 x) { return bf16(metal::cosh(float(x))); }\nfloat y = cosh(z);\n", am.C_NOISE))
+    assert am.defined_types([own], "cosh") == {"bf16"}
+    pattern = am.msl_pattern("cosh", "function")
+    assert [own.line(m.start()) for m in pattern.finditer(own.code) if am._reaches_metal(own.code, pattern, m.start(), {"bf16"})] == [1]
 
 
 # --- MLX and Triton ------------------------------------------------------------------------------

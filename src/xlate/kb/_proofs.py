@@ -32,13 +32,15 @@ from typing import Any
 
 import yaml
 
-__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "cuda_layouts", "hip_sides", "load_msl", "metal_problems",
-           "package_problems", "probe_hip", "SPECS_DIR"]
+__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "hip_sides", "load_msl",
+           "load_msl_attested", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
+           "probe_hip", "SPECS_DIR"]
 
 SPECS_DIR = Path("symbols") / "specs"
 LAYOUTS_FILE = "cuda-layouts.yaml"
 MSL_FILE = "msl.yaml"
 METAL_API_FILE = "metal-api.yaml"
+ATTESTED_FILE = "msl-attested.yaml"
 PROBE_ARCH = "gfx942"
 # Headers every probe file includes: the runtime, its optional parts and the libraries the rows name.
 # A header absent from the unpacked set is left out and its rows reported as unproven.
@@ -408,6 +410,89 @@ def _entry_problems(entry: MslEntry, side: dict[str, Any]) -> list[str]:
         for sentence in re.split(r"(?<=[.;])\s+", caveat):
             if _WIDE.search(sentence) and not _NEGATION.search(sentence):
                 out.append(f"takes no 64-bit types in the specification, but the caveat offers them: {sentence!r}")
+    return out
+
+
+def metal_side_names(rows: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """Table name -> the Metal spellings of symbol rows that name it (`[[kernel]]` and `kernel` both
+    name `kernel`)."""
+    out: dict[str, list[str]] = {}
+    for row in rows.values():
+        side = row["sides"].get("metal")
+        if not side or not side.get("symbol"):
+            continue
+        for sym in [side["symbol"], *(side.get("also") or [])]:
+            spellings = out.setdefault(metal_key(sym), [])
+            if sym not in spellings:
+                spellings.append(sym)
+    return out
+
+
+def msl_attested_path(root: Path) -> Path:
+    """Where the attestation of Metal names in compiled code is kept (scripts/attest_metal.py writes it)."""
+    return root / SPECS_DIR / ATTESTED_FILE
+
+
+def load_msl_attested(root: Path) -> dict[str, Any]:
+    """The attestation file as data: `repositories`, `attested` and `not_attested` lists ({} if absent)."""
+    path = msl_attested_path(root)
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return data if isinstance(data, dict) else {}
+
+
+def _written(text: str) -> bool:
+    """Whether a hand-written reason is there (the script leaves `TODO` for one to write)."""
+    return bool(text.strip()) and not text.startswith("TODO")
+
+
+# Which argument types a table's restriction excludes, as the attestation file names them.
+_EXCLUDES = {"integer": "floating", "floating": "integer", "no-64-bit": "64-bit"}
+
+
+def attested_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
+    """Every Metal name the rows use is attested in compiled code (msl-attested.yaml) or listed there as
+    not attested with a reason; an attested call that passes an argument type the table excludes
+    contradicts the table."""
+    data = load_msl_attested(root)
+    where = str(SPECS_DIR / ATTESTED_FILE)
+    if not data:
+        return [f"{where}: the attestation of Metal names is missing (scripts/attest_metal.py writes it)"]
+    table, _ = load_msl(root)
+    repos = {str(r.get("repo")): r for r in data.get("repositories") or []}
+    attested = {str(e["name"]): e for e in data.get("attested") or []}
+    unattested = {str(e["name"]): str(e.get("reason") or "") for e in data.get("not_attested") or []}
+    notes = {str(e["name"]): str(e.get("note") or "") for e in data.get("version_notes") or []}
+    out = []
+    for r, info in repos.items():
+        if not re.fullmatch(r"[0-9a-f]{40}", str(info.get("commit", ""))):
+            out.append(f"{where}: {r}: the commit must be pinned (40 hex digits)")
+    for name in sorted(set(attested) & set(unattested)):
+        out.append(f"{where}: {name} is both attested and not attested")
+    for name, e in sorted(attested.items()):
+        if e.get("repo") not in repos:
+            out.append(f"{where}: {name}: attested in {e.get('repo')}, which `repositories` does not list")
+        if not re.fullmatch(r".+:\d+", str(e.get("at", ""))):
+            out.append(f"{where}: {name}: `at` must be path:line")
+        entry = table.get(name)
+        if entry is None:
+            out.append(f"{where}: {name}: attested, but no entry of the MSL or Metal API table")
+        elif e.get("compiled_as") and entry.msl and _version(str(e["compiled_as"])) < _version(entry.msl) \
+                and not _written(notes.get(name, "")):
+            out.append(f"{where}: {name}: compiled code uses it at MSL {e['compiled_as']}, below the table's {entry.msl}, "
+                       "and `version_notes` does not say why")
+        if entry is not None and e.get("excluded"):
+            out.append(f"{where}: {name}: the table restricts it to {entry.args} arguments, but compiled code passes "
+                       f"{_EXCLUDES.get(entry.args or '', 'other')} ones: {', '.join(map(str, e['excluded'][:3]))}")
+    for name, spellings in sorted(metal_side_names(rows).items()):
+        if name in attested:
+            continue
+        if name not in unattested:
+            out.append(f"{where}: metal {', '.join(spellings)}: neither attested in compiled code nor listed as not "
+                       "attested (run scripts/attest_metal.py)")
+        elif not _written(unattested[name]):
+            out.append(f"{where}: metal {name}: not attested in compiled code and no reason is given")
     return out
 
 
