@@ -43,6 +43,18 @@ ROCM_PINS=(
   libmiopen-dev=6.4.3+dfsg-1+b1
   # ROCTx (roctracer/roctx.h), the profiler markers NVTX ranges map to.
   libroctx-dev=6.4.1-1
+  # Three libraries that rows name but that Debian has no ROCm 6.4 build of: the uploads in this suite
+  # are the nearest. They are header-compatible with the HIP 6.4 headers above, and the probes
+  # (src/xlate/kb/_proofs.py) record the release each of these sides was proven against, read from
+  # the headers. hipBLASLt 1.1 (ROCm 7.1; the same upload series as libhipblas-common-dev above):
+  libhipblaslt-dev=7.1.1+dfsg-4
+  # RCCL of ROCm 5.4 (NCCL API 2.13); its only newer build is in the experimental suite:
+  librccl-dev=5.4.3-3+b1
+  # The AMD SMI library 27.1 (Debian numbers the source package 10.1):
+  libamd-smi-dev=10.1-1
+  # Not available, so their rows stay unproven (the reasons are in _proofs.py): rocWMMA (the only
+  # upload, in experimental, lacks the internal/ headers that rocwmma.hpp includes), hipTensor and
+  # hipFile (never uploaded).
   # AMD's regex translator, the reference benchmarks/bench_vs_hipify.py measures the translator and
   # explain against (a Perl script; unpacked to usr/bin/hipify-perl, never put on PATH).
   hipify-perl=7.0.2+dfsg-1

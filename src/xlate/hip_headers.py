@@ -2,7 +2,8 @@
 
 Debian 12 ships HIP 5.2 headers; `scripts/install-test-deps.sh` unpacks ROCm 6.4 headers (HIP,
 hipBLAS, rocBLAS, hipCUB, rocPRIM, rocThrust, hipFFT, hipSPARSE, hipRAND, rocRAND, hipSOLVER,
-MIOpen) from Debian's unstable suite into a folder of its own. Compile checks pass that folder to
+MIOpen) from Debian's unstable suite into a folder of its own, with the nearest builds of hipBLASLt,
+RCCL and AMD SMI, which Debian has in no 6.4 release. Compile checks pass that folder to
 clang with `-I` in front of the system headers, so the newer headers win; `--hip-path` would mix
 the two versions (clang's HIP wrapper headers from one, the runtime headers from the other).
 """

@@ -34,7 +34,8 @@ def header_problems(root: Path) -> list[Problem]:
 
 def lint_problems(root: Path, g: gl.Glossary) -> list[Problem]:
     """The checks that need no compiler: template and sibling slips in symbol rows, concept sides that
-    the rows contradict, and every Metal side against the MSL and Metal API tables (symbols/specs/).
+    the rows contradict, and every Metal side against the MSL and Metal API tables (symbols/specs/) and
+    against the record of its uses in compiled Metal code (symbols/specs/msl-attested.yaml).
     The compile probes of HIP sides and the MLX/Triton look-ups run in the tests (tests/test_proofs.py)."""
     from xlate.kb import _proofs
 
@@ -44,6 +45,9 @@ def lint_problems(root: Path, g: gl.Glossary) -> list[Problem]:
         out.append(Problem(where[0], where[1], message))
     if (root / _proofs.SPECS_DIR).is_dir():
         for text in _proofs.metal_problems(g.rows, root):
+            file, line, message = _split_location(text)
+            out.append(Problem(file, line, message))
+        for text in _proofs.attested_problems(g.rows, root):
             file, line, message = _split_location(text)
             out.append(Problem(file, line, message))
         for text in _proofs.concept_metal_problems(g.concepts, root)[1]:

@@ -4,10 +4,12 @@ is looked up in the installed package.
 
 HIPIFY's own rows are AMD's tables, imported unchanged; every other HIP side was written by hand, so
 it is the one that needs a compiler's word. A probe is one short declaration test per spelling
-(`using ::name;`, `#ifdef`, `__has_include`), all of them in one source file per macro set, compiled
+(`using ::name;`, `#ifdef`, `__has_include`, a launch for the launch syntax), all of them in one source file per macro set, compiled
 with `-fsyntax-only -ferror-limit=0`: each error's line number says which probe failed. Two runs
 settle the macro condition a row states: without any macro (a row that names none must compile here)
-and with every macro rows name (a row that names one must compile only here).
+and with every macro rows name (a row that names one must compile only here). A side of a library
+whose headers come from another release than ROCm 6.4 (hipBLASLt, RCCL, AMD SMI) is proven against
+that release, and the proof says which; a side no probe can reach is listed with its reason.
 
 Type layouts: for every type row, `sizeof` and `alignof` on the HIP side are read from the compiler
 (a template that is declared and never defined makes clang print both numbers) and compared with the
@@ -30,13 +32,15 @@ from typing import Any
 
 import yaml
 
-__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "cuda_layouts", "hip_sides", "load_msl", "metal_problems",
-           "package_problems", "probe_hip", "SPECS_DIR"]
+__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "hip_sides", "load_msl",
+           "load_msl_attested", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
+           "probe_hip", "SPECS_DIR"]
 
 SPECS_DIR = Path("symbols") / "specs"
 LAYOUTS_FILE = "cuda-layouts.yaml"
 MSL_FILE = "msl.yaml"
 METAL_API_FILE = "metal-api.yaml"
+ATTESTED_FILE = "msl-attested.yaml"
 PROBE_ARCH = "gfx942"
 # Headers every probe file includes: the runtime, its optional parts and the libraries the rows name.
 # A header absent from the unpacked set is left out and its rows reported as unproven.
@@ -44,14 +48,33 @@ PROBE_HEADERS = (
     "hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h", "hip/hip_cooperative_groups.h",
     "hip/hip_complex.h", "hip/hip_math_constants.h", "hip/hiprtc.h", "hip/hip_texture_types.h",
     "hipcub/hipcub.hpp", "hipblas/hipblas.h", "hipfft/hipfftXt.h", "hiprand/hiprand_kernel.h",
-    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h", "roctracer/roctx.h",
+    "hipsolver/hipsolver.h", "hipsparse/hipsparse.h", "hipblaslt/hipblaslt.h", "rccl/rccl.h", "amd_smi/amdsmi.h",
+    "roctracer/roctx.h",
 )
-# Spellings that are syntax rather than a declared name: nothing to probe.
-SYNTAX = {"<<<>>>"}
-# Libraries whose headers are not among the packaged ROCm 6.4 headers (their rows cite AMD's
-# documentation instead): spelling prefix or header folder -> library.
-NOT_PACKAGED = {"rocwmma": "rocWMMA", "hipFile": "hipFile", "hipfile": "hipFile", "hiptensor": "hipTensor",
-                "amd_smi": "AMD SMI", "amdsmi_": "AMD SMI", "rccl": "RCCL", "hipblaslt": "hipBLASLt"}
+# Spellings that are syntax rather than a declared name, each with the lines that use it: they compile
+# only where the compiler accepts the syntax.
+SYNTAX = {"<<<>>>": ("__global__ void xlate_kernel() {}",
+                     "void xlate_launch() { xlate_kernel<<<dim3(1), dim3(1), 0, 0>>>(); }")}
+# Libraries that rows name beside the ROCm 6.4 set: spelling prefix or header folder -> (library,
+# why its rows stay unproven when its headers are absent). scripts/install-test-deps.sh unpacks the
+# ones Debian packages; its comments say which are not.
+NOT_PACKAGED = {
+    "rocwmma": ("rocWMMA", "Debian's only rocWMMA package (experimental) lacks the internal/ headers rocwmma.hpp includes"),
+    "hipFile": ("hipFile", "Debian packages no hipFile"),
+    "hipfile": ("hipFile", "Debian packages no hipFile"),
+    "hiptensor": ("hipTensor", "Debian packages no hipTensor"),
+    "amd_smi": ("AMD SMI", "its headers are not unpacked"),
+    "amdsmi_": ("AMD SMI", "its headers are not unpacked"),
+    "rccl": ("RCCL", "its headers are not unpacked"),
+    "hipblaslt": ("hipBLASLt", "its headers are not unpacked"),
+}
+# Libraries whose unpacked headers come from a release other than ROCm 6.4 (Debian has no 6.4 build):
+# library -> (header, version macros). A side proven against them records that release.
+OTHER_RELEASES = {
+    "hipBLASLt": ("hipblaslt/hipblaslt-version.h", ("HIPBLASLT_VERSION_MAJOR", "HIPBLASLT_VERSION_MINOR", "HIPBLASLT_VERSION_PATCH")),
+    "RCCL": ("rccl/rccl.h", ("NCCL_MAJOR", "NCCL_MINOR", "NCCL_PATCH")),
+    "AMD SMI": ("amd_smi/amdsmi.h", ("AMDSMI_LIB_VERSION_MAJOR", "AMDSMI_LIB_VERSION_MINOR", "AMDSMI_LIB_VERSION_RELEASE")),
+}
 _ERROR = re.compile(r"^[^:\n]*probe\.hip:(\d+):\d+: error: (.*)$", re.M)
 _LAYOUT = re.compile(r"'xlate_layout<(\d+), (\d+), (\d+)>'")
 _IDENT = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$")
@@ -78,6 +101,8 @@ class HipProof:
     problems: list[str] = field(default_factory=list)
     unproven: dict[str, str] = field(default_factory=dict)  # "cuda -> symbol" -> reason
     proven: int = 0
+    # "cuda -> symbol" -> the library release it was proven against, where that is not ROCm 6.4
+    other_release: dict[str, str] = field(default_factory=dict)
 
 
 def hip_sides(rows: dict[str, dict[str, Any]]) -> list[HipSide]:
@@ -102,9 +127,10 @@ def _newer_than(since: str, version: tuple[int, int, int]) -> bool:
 
 
 def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
-    """The lines that fail to compile exactly when `symbol` is not declared; None for what no probe reaches."""
+    """The lines that fail to compile exactly when `symbol` is not declared (or, for syntax, not
+    accepted); None for what no probe reaches."""
     if symbol in SYNTAX:
-        return None
+        return list(SYNTAX[symbol])
     if kind == "header" or symbol.endswith((".h", ".hpp", ".cuh")):
         return [f"#if !__has_include(<{symbol}>)", "#error header not found", "#endif"]
     if not _IDENT.match(symbol):
@@ -115,12 +141,31 @@ def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
     return [f"using {symbol};"]
 
 
-def _unpackaged(symbol: str, include: Path) -> str | None:
-    """The library a spelling belongs to when its headers are absent from `include`."""
-    for prefix, library in NOT_PACKAGED.items():
-        if symbol.startswith(prefix) and not any(include.glob(f"{prefix.rstrip('_')}*")):
-            return library
-    return None
+def _library(symbol: str) -> tuple[str, str] | None:
+    """(library, why it may be absent) for a spelling of one of the NOT_PACKAGED libraries."""
+    return next((lib for prefix, lib in NOT_PACKAGED.items() if symbol.startswith(prefix)), None)
+
+
+def _release(library: str, include: Path) -> str | None:
+    """'hipBLASLt 1.1.0' when `library` is one whose headers come from another release than ROCm 6.4,
+    read from the version macros of its headers; None for the others."""
+    if library not in OTHER_RELEASES:
+        return None
+    header, names = OTHER_RELEASES[library]
+    try:
+        text = (include / header).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    parts = [re.search(rf"^\s*#\s*define\s+{name}\s+(\d+)\s*$", text, re.M) for name in names]
+    version = ".".join(m.group(1) for m in parts if m)
+    api = " (NCCL API)" if library == "RCCL" else ""
+    return f"{library}{api} {version}" if all(parts) else f"{library} (version macros not found in {header})"
+
+
+def _folder(symbol: str) -> str:
+    """The header folder (or header name) of a NOT_PACKAGED library spelling: its prefix, less a trailing '_'."""
+    prefix = next(p for p in NOT_PACKAGED if symbol.startswith(p))
+    return {"amdsmi_": "amd_smi"}.get(prefix, prefix.rstrip("_"))
 
 
 def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], dict[str, str]]:
@@ -136,7 +181,7 @@ def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], d
         seen.add(side.symbol)
         body = _probe_lines(side.symbol, side.kind)
         if body is None:
-            skipped[side.symbol] = "syntax or an expression, not a declared name"
+            skipped[side.symbol] = "neither a declared name, a header nor known syntax: no probe form"
             continue
         lines.append(f"namespace xlate_probe_{n} {{")
         for text in body:
@@ -204,10 +249,13 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
         if s.symbol in skipped:
             proof.unproven[label] = skipped[s.symbol]
             continue
-        library = _unpackaged(s.symbol, include)
-        if library and not proof.declared["all"][s.symbol]:
-            proof.unproven[label] = f"{library} headers are not among the packaged ROCm headers"
+        library = _library(s.symbol)
+        if library and not proof.declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
+            proof.unproven[label] = f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}"
             continue
+        release = _release(library[0], include) if library else None
+        if release and proof.declared["all"][s.symbol]:
+            proof.other_release[label] = release
         bare = proof.declared["none"][s.symbol]
         full = proof.declared["all"][s.symbol]
         if s.macros:
@@ -363,6 +411,89 @@ def _entry_problems(entry: MslEntry, side: dict[str, Any]) -> list[str]:
         for sentence in re.split(r"(?<=[.;])\s+", caveat):
             if _WIDE.search(sentence) and not _NEGATION.search(sentence):
                 out.append(f"takes no 64-bit types in the specification, but the caveat offers them: {sentence!r}")
+    return out
+
+
+def metal_side_names(rows: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """Table name -> the Metal spellings of symbol rows that name it (`[[kernel]]` and `kernel` both
+    name `kernel`)."""
+    out: dict[str, list[str]] = {}
+    for row in rows.values():
+        side = row["sides"].get("metal")
+        if not side or not side.get("symbol"):
+            continue
+        for sym in [side["symbol"], *(side.get("also") or [])]:
+            spellings = out.setdefault(metal_key(sym), [])
+            if sym not in spellings:
+                spellings.append(sym)
+    return out
+
+
+def msl_attested_path(root: Path) -> Path:
+    """Where the attestation of Metal names in compiled code is kept (scripts/attest_metal.py writes it)."""
+    return root / SPECS_DIR / ATTESTED_FILE
+
+
+def load_msl_attested(root: Path) -> dict[str, Any]:
+    """The attestation file as data: `repositories`, `attested` and `not_attested` lists ({} if absent)."""
+    path = msl_attested_path(root)
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return data if isinstance(data, dict) else {}
+
+
+def _written(text: str) -> bool:
+    """Whether a hand-written reason is there (the script leaves `TODO` for one to write)."""
+    return bool(text.strip()) and not text.startswith("TODO")
+
+
+# Which argument types a table's restriction excludes, as the attestation file names them.
+_EXCLUDES = {"integer": "floating", "floating": "integer", "no-64-bit": "64-bit"}
+
+
+def attested_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
+    """Every Metal name the rows use is attested in compiled code (msl-attested.yaml) or listed there as
+    not attested with a reason; an attested call that passes an argument type the table excludes
+    contradicts the table."""
+    data = load_msl_attested(root)
+    where = str(SPECS_DIR / ATTESTED_FILE)
+    if not data:
+        return [f"{where}: the attestation of Metal names is missing (scripts/attest_metal.py writes it)"]
+    table, _ = load_msl(root)
+    repos = {str(r.get("repo")): r for r in data.get("repositories") or []}
+    attested = {str(e["name"]): e for e in data.get("attested") or []}
+    unattested = {str(e["name"]): str(e.get("reason") or "") for e in data.get("not_attested") or []}
+    notes = {str(e["name"]): str(e.get("note") or "") for e in data.get("version_notes") or []}
+    out = []
+    for r, info in repos.items():
+        if not re.fullmatch(r"[0-9a-f]{40}", str(info.get("commit", ""))):
+            out.append(f"{where}: {r}: the commit must be pinned (40 hex digits)")
+    for name in sorted(set(attested) & set(unattested)):
+        out.append(f"{where}: {name} is both attested and not attested")
+    for name, e in sorted(attested.items()):
+        if e.get("repo") not in repos:
+            out.append(f"{where}: {name}: attested in {e.get('repo')}, which `repositories` does not list")
+        if not re.fullmatch(r".+:\d+", str(e.get("at", ""))):
+            out.append(f"{where}: {name}: `at` must be path:line")
+        entry = table.get(name)
+        if entry is None:
+            out.append(f"{where}: {name}: attested, but no entry of the MSL or Metal API table")
+        elif e.get("compiled_as") and entry.msl and _version(str(e["compiled_as"])) < _version(entry.msl) \
+                and not _written(notes.get(name, "")):
+            out.append(f"{where}: {name}: compiled code uses it at MSL {e['compiled_as']}, below the table's {entry.msl}, "
+                       "and `version_notes` does not say why")
+        if entry is not None and e.get("excluded"):
+            out.append(f"{where}: {name}: the table restricts it to {entry.args} arguments, but compiled code passes "
+                       f"{_EXCLUDES.get(entry.args or '', 'other')} ones: {', '.join(map(str, e['excluded'][:3]))}")
+    for name, spellings in sorted(metal_side_names(rows).items()):
+        if name in attested:
+            continue
+        if name not in unattested:
+            out.append(f"{where}: metal {', '.join(spellings)}: neither attested in compiled code nor listed as not "
+                       "attested (run scripts/attest_metal.py)")
+        elif not _written(unattested[name]):
+            out.append(f"{where}: metal {name}: not attested in compiled code and no reason is given")
     return out
 
 
