@@ -325,6 +325,13 @@ def test_a_header_whose_api_is_partly_mapped_is_mapped_with_a_note_naming_the_re
     assert rep["flagged"]["kept: header mapped, some of its API left"] == 1
 
 
+def test_a_users_names_shaped_unlike_the_api_do_not_count_as_unported() -> None:
+    # The project's own macro and variables named after the library are not cuBLAS names.
+    text, _ = tr("#include <cublas_v2.h>\n#define CUBLAS_CHECK(x) (x)\nsize_t cublas_workspace_size = 0;\n"
+                 "void f(cublasHandle_t h) { CUBLAS_CHECK(cublasDestroy(h)); }\n", name="a.cpp")
+    assert "#include <hipblas/hipblas.h>" in text and "no row maps" not in text
+
+
 def test_a_name_of_the_api_in_a_comment_or_string_does_not_keep_the_header() -> None:
     text, _ = tr('#include <cublas_v2.h>\n// cublasFutureCall is not used\nconst char* s = "cublasOther";\n'
                  "void f(cublasHandle_t h) { cublasDestroy(h); }\n", name="a.cpp")

@@ -97,9 +97,10 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
     if smap is None:
         return False, None
     at = tree.root_node.descendant_for_byte_range if tree is not None else None
-    from xlate.project.names import defined_names
+    from xlate.project.names import api_shaped, defined_names
 
     own_macros = defined_names(source)  # a user's NVTX_RANGE_FN or CUDNN_ATT_H is not the library's
+    prefixes = getattr(smap, "prefix_bytes", ())
     left: list[str] = []
     mapped = False
     checked: set[str] = set()
@@ -112,6 +113,8 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
             continue
         checked.add(name)
         entry = smap.get(name)
+        if (entry is None or getattr(entry, "derived", False)) and prefixes and not api_shaped(name, prefixes):
+            continue  # a user's variable named after the library (cublas_handle), not one of its names
         why = hip_name(entry, options, smap)[1] if entry is not None else "unknown"
         if why in ("ok", "same"):
             mapped = True
