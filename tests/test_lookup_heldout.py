@@ -2,8 +2,8 @@
 top and every unrelated word exits 1. The queries that still miss are named, so a fix shows up as a
 change here rather than as a silent improvement, and a new miss fails the test."""
 # The last six misses (2026-12) were fixed by general rules and by rows and terms the glossary lacked:
-# __restrict__ and __nanosleep got rows (HIP sides from the HIP kernel-language reference and clang's
-# builtin); "compute capability 9.0" drops a trailing version number; "GPU family Apple9" reads the code
+# __restrict__ and __nanosleep got rows (HIP sides from the HIP kernel-language reference and from clang's
+# s_sleep builtin, which the __nanosleep row names but does not rename to); "compute capability 9.0" drops a trailing version number; "GPU family Apple9" reads the code
 # token Apple9 inside the phrase; "gluon" is an alias of the Triton backend page; "shuffel" is one
 # swapped pair of letters from "shuffle".
 
