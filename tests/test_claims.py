@@ -96,6 +96,12 @@ RETRACTED = [
     r"AMD documents a comparable data movement engine",
     r"AMD HIP and Metal have no equivalent level",
     r"behind a 64 MB Infinity Cache",
+    # The self-audit of 2026-12-07 (docs/contributing/audits/2026-12-07-self.md).
+    r"No format holds both NVIDIA and AMD code",
+    r"Blocks of a grid share only global memory",
+    r"one wide instruction \(64 or 128 bits\)",
+    r"so there is no per-GPU binary",
+    r"Output is buffered on the device and flushed at the next synchronization",
 ]
 
 

@@ -159,3 +159,41 @@ def test_broken_glossary_gives_a_clear_lookup_error(tmp_path: Path, tiny_glossar
     proc = run_cli("lookup", "warp", env={"XLATE_GLOSSARY": str(tiny_glossary)})
     assert proc.returncode == 2
     assert "glossary check" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# The general rules behind a phrase that is no label: each case is one rule, and the unrelated phrases
+# beside them show where each rule stops.
+PHRASES = [
+    ("__syncthreads inside if statement", "block-barrier"),  # a code symbol inside a phrase
+    ("out of resource: shared memory", "shared-memory"),  # a name of two words making up half the phrase
+    ("warp level branch divergence", "warp-divergence"),  # a whole label inside the phrase
+    ("cooperative kernel launch", "grid-sync"),  # a common word left out, never the telling one
+    ("compute capability 9.0", "compute-capability"),  # a trailing version number
+    ("GPU family Apple9", "apple-gpu-family"),  # a code token outranks the plain words around it
+    ("tl.program_id(axis=0)", "block-index"),  # call arguments
+    ("triton.language.atomic_add", "atomic-add"),  # the long module name of tl
+    ("tcgen05.alloc", "tcgen05"),  # a PTX instruction's modifiers
+    ("shuffel", "warp-shuffle"),  # one swapped pair of letters
+    ("__builtin_amdgcn_mfma_i32_16x16x32_i8", "warp-mma"),  # a variant of a family the glossary lists
+]
+UNRELATED = ["linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
+
+
+@pytest.mark.parametrize(("query", "concept"), PHRASES)
+def test_a_term_inside_a_phrase_is_found(index: dict, query: str, concept: str) -> None:
+    matches = kb.search(index, query)
+    assert matches and matches[0].concept == concept, [(m.concept, m.score, m.matched, m.kind) for m in matches]
+
+
+@pytest.mark.parametrize("query", UNRELATED)
+def test_a_plain_word_alone_in_a_phrase_finds_nothing(index: dict, query: str) -> None:
+    assert kb.search(index, query) == []
+
+
+def test_a_gpu_named_among_other_words_lands_on_its_sheet(index: dict) -> None:
+    assert kb.resolve_gpu("Mac Studio M3 Ultra", index=index) is None
+    sheet = kb.resolve_gpu("Mac Studio M3 Ultra", index=index, within=True)
+    assert sheet is not None and sheet.id == "m3-ultra"
+    mi = kb.resolve_gpu("AMD MI300X", index=index, within=True)
+    assert mi is not None and mi.id == "mi300x"
+    assert kb.resolve_gpu("GH200 superchip", index=index, within=True) is None  # whole words only

@@ -72,13 +72,15 @@ def gpu_sheets(root: Path | None = None, *, index: Index | None = None) -> dict[
     return dict(_loaded(root, index)[0])
 
 
-def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False,
+def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, within: bool = False,
                 index: Index | None = None) -> GpuSheet | None:
     """The sheet a GPU name lands on, or None.
 
     Any spelling of a sheet (id, name, alias; case, spaces, dashes and parentheses ignored) resolves
     to it. With `reported`, the name is what a driver reports for the device ("NVIDIA H100 80GB
-    HBM3"): failing an exact spelling, the sheet with the longest spelling inside it answers.
+    HBM3"): failing an exact spelling, the sheet with the longest spelling inside it answers. With
+    `within`, the text is a question that names a GPU among other words ("Mac Studio M3 Ultra", "AMD
+    MI300X"): failing an exact spelling, the longest run of whole words that spells a sheet answers.
     """
     key = gpu_key(name)
     if not key:
@@ -88,6 +90,15 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False,
     if gid is None and reported:
         inside = [(len(k), g) for k, g in table.items() if k in key]
         gid = max(inside)[1] if inside else None
+    if gid is None and within:
+        import re
+
+        words = [w for w in re.split(r"[\s,;/()]+", name) if w]
+        for n in range(len(words) - 1, 0, -1):
+            runs = (table.get(gpu_key(" ".join(words[i:i + n]))) for i in range(len(words) - n + 1))
+            gid = next((g for g in runs if g), None)
+            if gid:
+                break
     return sheets.get(gid) if gid else None
 
 

@@ -539,20 +539,52 @@ def _lookups(index: Index, q: str) -> Tables:
     return exact, folded, loose_map
 
 
+# Namespaces people spell out in full where the glossary writes the short import name.
+_LONG_NAMESPACES = (("triton.language.", "tl."), ("mlx.core.", "mx."))
+_CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
+_DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
+
+
 def symbol_variants(q: str) -> list[str]:
-    """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync` ..."""
+    """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync`,
+    `tl.program_id(axis=0)`, `triton.language.atomic_add`, a PTX instruction with its modifiers
+    (`tcgen05.alloc.cta_group::1` names `tcgen05.alloc`, then `tcgen05`) ..."""
     out = [q]
-    bare = q.removesuffix("()").strip()
+    call = _CALL_ARGS.match(q)
+    bare = call.group(1) if call else q.removesuffix("()").strip()
     if bare != q:
         out.append(bare)
     for ns in ("metal::", "std::", "::"):
         if bare.startswith(ns):
             out.append(bare[len(ns):])
+    for long, short in _LONG_NAMESPACES:
+        if bare.startswith(long):
+            out.append(short + bare[len(long):])
     if bare.startswith("cg::"):
         out.append("cooperative_groups::" + bare[4:])
     if bare.startswith("wmma::"):
         out.append("nvcuda::" + bare)
-    return out
+    if _DOTTED.match(bare):
+        # A PTX instruction is named by its leading parts; the rest are modifiers (.sync, .aligned, types).
+        parts = bare.split(".")
+        for n in range(len(parts) - 1, 0, -1):
+            lead = ".".join(parts[:n])
+            if len(lead) >= 3 and lead not in QUALIFIERS:  # triton.cdiv is not a name for Triton
+                out.append(lead)
+    return list(dict.fromkeys(out))
+
+
+_VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
+
+
+def query_variants(q: str) -> list[str]:
+    """The query, then its code-symbol spellings, then the query without a trailing version number
+    ("compute capability 9.0" asks about compute capability)."""
+    out = symbol_variants(q)
+    words = q.split()
+    if len(words) >= 2 and _VERSION_TOKEN.match(words[-1]):
+        out.append(" ".join(words[:-1]))
+    return list(dict.fromkeys(out))
 
 
 def find_rows(index: Index, query: str, backend: str | None = None) -> list[tuple[Row, str]]:
@@ -584,12 +616,10 @@ def find_rows(index: Index, query: str, backend: str | None = None) -> list[tupl
 FAMILY_RANK = {"cuda-runtime": 0, "cuda-device": 0, "cuda-language": 0, "cuda-driver": 3}
 
 
-def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
-    """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
-    loose spelling > fuzzy. Fuzzy matching abstains below a calibrated score: an empty list then."""
-    q = clean_query(query)
-    if not q:
-        return []
+def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match], set[str]]:
+    """The concepts q names exactly: a row's spelling, a symbol, a name or alias (case and punctuation
+    aside), tried for q and then its variants (query_variants) until one answers; and the concepts that
+    carry q itself as a name or alias."""
     best: dict[str, Match] = {}
 
     def offer(m: Match) -> None:
@@ -606,30 +636,60 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             # qualifier of the __shared__ row and the name of the thread-block concept.
             score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
             offer(Match(row.concept, score, q, "symbol", SIDE_BACKEND[side]))
-    exact, folded, loose_map = _lookups(index, q)
-    for label, cid, kind, label_backend in exact.get(q, ()):
-        if kind == "symbol" and allowed(label_backend):
-            offer(Match(cid, SCORE_SYMBOL, label, kind, label_backend))
-    for label, cid, kind, label_backend in folded.get(q.casefold(), ()):
-        if allowed(label_backend) and not (kind == "symbol" and label == q):
-            score = SCORE_SYMBOL - 1 if kind == "symbol" else SCORE_NAME
-            offer(Match(cid, score, label, kind, label_backend))
-    q_loose = loose(q)
-    for label, cid, kind, label_backend in loose_map.get(q_loose, ()) if q_loose else ():
-        if allowed(label_backend):
-            offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
+    named: set[str] = set()  # concepts that carry the query itself as a name or alias
+    for variant in query_variants(q):
+        exact, folded, loose_map = _lookups(index, variant)
+        if variant == q:
+            named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
+        for label, cid, kind, label_backend in exact.get(variant, ()):
+            if kind == "symbol" and allowed(label_backend):
+                offer(Match(cid, SCORE_SYMBOL, label, kind, label_backend))
+        for label, cid, kind, label_backend in folded.get(variant.casefold(), ()):
+            if allowed(label_backend) and not (kind == "symbol" and label == variant):
+                score = SCORE_SYMBOL - 1 if kind == "symbol" else SCORE_NAME
+                offer(Match(cid, score, label, kind, label_backend))
+        v_loose = loose(variant)
+        for label, cid, kind, label_backend in loose_map.get(v_loose, ()) if v_loose else ():
+            if allowed(label_backend):
+                offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
+        if best:
+            break
+    return best, named
+
+
+def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
+    """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
+    loose spelling > a phrase's words or a term inside it > fuzzy > a swapped pair of letters > a
+    family prefix. Each step runs only when the ones before found nothing, and the inexact ones
+    abstain below calibrated floors: an empty list then."""
+    q = clean_query(query)
+    if not q:
+        return []
+    best, named = _exact(index, q, backend)
+
+    def offer(m: Match) -> None:
+        if m.concept not in best or m.score > best[m.concept].score:
+            best[m.concept] = m
+
     if not best:
-        for m in word_matches(index, q, backend):
+        # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
+        for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
+    if not best:
+        for m in transpositions(index, q, backend):
+            offer(m)
+    if not best:
+        for m in prefix_family(index, q, backend):
+            offer(m)
+    q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
     # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
     # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
     # reached only through a symbol (the __shared__ row's `threadgroup`).
     title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
-    named = {cid for _, cid, kind, _ in exact.get(q, ()) if kind != "symbol"}
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
                                                   m.concept not in named, m.concept))
     return ranked[:limit]
@@ -637,40 +697,144 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
 
 SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)
 STOPWORDS = frozenset({"a", "an", "the", "of", "on", "in", "for", "to", "with", "and", "or", "how", "what", "is",
-                       "vs", "versus", "do", "i", "use", "using", "my"})
+                       "vs", "versus", "do", "i", "use", "using", "my", "over", "between", "across", "within",
+                       "inside", "into", "from", "via", "by", "at", "when", "why", "does", "can"})
+_SUFFIXES = ("ation", "ing", "ed", "es", "e", "s")
+
+
+def _stem(word: str) -> str:
+    """A word's stem for matching: "synchronizing", "synchronization" and "synchronize" meet at
+    "synchroniz"; "conflicts" finds "conflict". Short words are left as they are."""
+    if len(word) > 6:
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and not word.endswith("ss"):
+                return word[: -len(suffix)]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _words(text: str) -> list[str]:
-    """Words of a label or query, stop words dropped, a plural s dropped ("conflicts" finds "conflict")."""
-    out = []
-    for w in re.split(r"[^0-9a-z]+", text.casefold()):
-        if w and w not in STOPWORDS:
-            out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
-    return out
+    """Words of a label or query, stop words dropped, each cut to its stem."""
+    return [_stem(w) for w in re.split(r"[^0-9a-z]+", text.casefold()) if w and w not in STOPWORDS]
+
+
+_RARITY: dict[str, dict[str, float]] = {}
+
+
+def _rarity(index: Index) -> dict[str, float]:
+    """How rare each label word is, 0 (in the most labels) to 1 (in one label): inverse document
+    frequency over the labels, scaled; computed once per index."""
+    key = index.hash or str(id(index))
+    if key not in _RARITY:
+        import math
+
+        df: dict[str, int] = {}
+        for entry in index["labels"]:
+            for w in set(_words(entry[0])):
+                df[w] = df.get(w, 0) + 1
+        top = math.log(max(df.values(), default=1) + 1.0)
+        _RARITY.clear()
+        _RARITY[key] = {w: 1.0 - math.log(n) / top for w, n in df.items()}
+    return _RARITY[key]
+
+
+# Words that say how a thing is asked about, not what it is ("quadgroup functions", "shuffle API"):
+# a label need not carry them.
+FILLER = frozenset(_stem(w) for w in ("function", "api", "behavior", "behaviour", "example", "explained", "overview",
+                                     "tutorial", "question"))
+# The vocabulary a query is asked in ("CUDA streams", "AMD MI300X ISA"): it says where, not what.
+QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx", "triton", "amd", "nvidia", "apple"))
+COMMON = 0.7  # a word this common or more (rarity at most this) may be left out of a label
+SCORE_SPAN = 85.0  # a term inside a longer query: a code symbol, or a name of several words
 
 
 def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
-    """Several-word queries whose words all appear in one label, in any order ("memory fence" finds
-    the fence concepts); with three words or more, one may be missing. The label with the fewest
-    other words wins, so the closest name ranks first."""
+    """Several-word queries matched to one label by their words: every word in the label ("memory
+    fence" finds the fence concepts), every word but filler ("quadgroup functions"), every word but one
+    common word of three or more ("cooperative kernel launch" finds "cooperative launch", never "kernel
+    launch": the word left out must not be the one that tells the concepts apart), or the whole of a label of two words or more that makes up at least half of the
+    query ("warp level branch divergence" holds "warp divergence"). The label with the fewest other
+    words wins, so the closest name ranks first."""
     words = set(_words(query))
     if len(words) < 2 or " " not in query.strip():
         return []  # a code spelling (simd_shuffle_down) is one name, not a phrase
+    if any(_code_like(t) for t in query.split()):
+        return []  # a code symbol in a phrase is a term of its own (span_matches), not a word
+    content = (words - QUALIFIERS) or words
+    rarity = _rarity(index)
+
+    def cost(missing: set[str]) -> float:
+        # Leaving out a rare word ("cooperative") costs more than a common one ("kernel").
+        return sum(1.0 + rarity.get(w, 1.0) for w in missing)
+
     found: dict[str, tuple[float, int, str, str, str | None]] = {}
     for label, cid, kind, label_backend in index["labels"]:
         if backend and label_backend and label_backend != backend:
             continue
         have = set(_words(label))
-        missing = len(words - have)
-        if missing == 0 or (missing == 1 and len(words) >= 3 and len(words & have) >= 2):
-            score = SCORE_WORDS - 2.0 * missing
-            extra = len(have - words)
-            cur = found.get(cid)
-            if cur is None or (score, -extra) > (cur[0], -cur[1]):
-                found[cid] = (score, extra, label, kind, label_backend)
+        missing = words - have
+        if not missing:
+            score = SCORE_WORDS
+        elif (core := content - FILLER) and core <= have and (len(core) >= 2 or have == core):
+            score = SCORE_WORDS - 1.0 * len(content - have)
+        elif len(missing) == 1 and len(words) >= 3 and len(words & have) >= 2 \
+                and rarity.get(next(iter(missing)), 1.0) <= COMMON:
+            score = SCORE_WORDS - cost(missing)
+        elif len(have) >= 2 and have <= words and 2 * len(have & content) >= len(content):
+            score = SCORE_WORDS - 1.0 - cost(content - have)
+        else:
+            continue
+        extra = len(have - words)
+        cur = found.get(cid)
+        if cur is None or (score, -extra) > (cur[0], -cur[1]):
+            found[cid] = (score, extra, label, kind, label_backend)
     ranked = sorted(found.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))
     # Closer names first: the score drops a little with each word the label has beyond the query.
     return [Match(cid, round(score - min(extra, 5) * 0.2, 1), label, "words", b) for cid, (score, extra, label, _, b) in ranked]
+
+
+_CODE_TOKEN = re.compile(r"[_.:(\d]|[a-z][A-Z]")
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9]{2,}$")
+
+
+def _code_like(token: str) -> bool:
+    """A token written as code (__syncthreads, tl.constexpr, MTLBuffer, sm_80, Apple9), not a word."""
+    return bool(_CODE_TOKEN.search(token)) and any(ch.isalpha() for ch in token) and token.casefold() not in QUALIFIERS
+
+
+def _term_like(token: str) -> bool:
+    """A token that can name a term on its own: code, or an acronym (WMMA, PTX); the vocabularies' own
+    names (CUDA, ROCm) only say where, and filler (API) says nothing."""
+    folded = token.casefold()
+    return _code_like(token) or (bool(_ACRONYM.match(token)) and folded not in QUALIFIERS and folded not in FILLER)
+
+
+def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A term written inside a longer query: a code symbol anywhere in it ("__syncthreads inside an if",
+    "BLOCK_SIZE tl.constexpr"), or a name of two words or more that makes up at least half of its words
+    ("out of resource: shared memory"). Plain single words are never taken alone: "linux kernel" is not
+    a GPU kernel. A code symbol ranks above a name; a name that leaves fewer words out ranks higher."""
+    tokens = [t.strip(":;\"'`") for t in re.split(r"[\s,=]+", query)]
+    tokens = [t for t in tokens if t]
+    if len(tokens) < 2:
+        return []
+    content = set(_words(query))
+    content = (content - QUALIFIERS - FILLER) or content
+    out: list[Match] = []
+    for n in range(len(tokens) - 1, 0, -1):
+        for i in range(len(tokens) - n + 1):
+            span = " ".join(tokens[i:i + n])
+            if n == 1:
+                if not _term_like(span):
+                    continue
+                score = SCORE_SPAN
+            else:
+                covered = set(_words(span)) & content
+                if len(covered) < 2 or 2 * len(covered) < len(content):
+                    continue
+                score = SCORE_SPAN - 0.5 * len(content - covered)
+            for m in _exact(index, span, backend)[0].values():
+                out.append(Match(m.concept, round(score - (100.0 - m.score) / 100.0, 2), span, "span", m.backend))
+    return out
 
 
 # Fuzzy matching is plain edit similarity over whole spellings (token order ignored): never a short
@@ -710,6 +874,59 @@ def fuzzy(index: Index, query: str, backend: str | None, limit: int, floor: floa
             break
         out.append(Match(cid, round(min(score, 100.0) * FUZZY_CEILING / 100.0, 1), label, "fuzzy", label_backend))
     return out
+
+
+def transpositions(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A one-word query that is a label with two neighbouring letters swapped ("shuffel", "occupnacy"):
+    one slip, which plain edit similarity counts as two and so leaves below its floor. Five letters or
+    more; a dropped or changed letter is not a swap ("select" is not "elect")."""
+    from rapidfuzz.distance import OSA, Levenshtein
+
+    q_loose = loose(query)
+    if " " in query.strip() or len(q_loose) < 5:
+        return []
+    out: list[Match] = []
+    precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
+    for entry, key in zip(index["labels"], precomputed):
+        label, cid, kind, label_backend = entry
+        if backend and label_backend and label_backend != backend:
+            continue
+        if len(key) == len(q_loose) and OSA.distance(q_loose, key, score_cutoff=1) == 1 \
+                and Levenshtein.distance(q_loose, key, score_cutoff=2) == 2:
+            out.append(Match(cid, round(FUZZY_CEILING * (1.0 - 1.0 / len(q_loose)), 1), label, "transposed", label_backend))
+    return sorted(out, key=lambda m: (-m.score, m.concept))
+
+
+SCORE_PREFIX = 78.0
+
+
+def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A code name in no label that extends a family of names the glossary knows: one variant of
+    __builtin_amdgcn_mfma_* is a warp MMA like the variants listed. The longest shared prefix (whole
+    underscore-separated parts, three or more) decides, and only when one concept holds most of the
+    names that start with it; otherwise nothing is said."""
+    token = query.strip()
+    if " " in token or not _code_like(token):
+        return []
+    parts = token.split("_")
+    named = [i for i, part in enumerate(parts) if part]
+    for keep in range(len(parts) - 1, 0, -1):
+        if sum(1 for i in named if i < keep) < 3:
+            break
+        prefix = "_".join(parts[:keep]) + "_"
+        counts: dict[str, int] = {}
+        for label, cid, kind, label_backend in index["labels"]:
+            if kind in ("symbol", "name") and label.startswith(prefix) and not (backend and label_backend and label_backend != backend):
+                counts[cid] = counts.get(cid, 0) + 1
+        if not counts:
+            continue
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        total = sum(counts.values())
+        top, n = ranked[0]
+        if total >= 2 and 2 * n >= total and (len(ranked) == 1 or n > ranked[1][1]):
+            return [Match(top, SCORE_PREFIX, prefix + "*", "prefix", backend)]
+        return []  # the family is split between concepts: say nothing
+    return []
 
 
 def suggestions(index: Index, query: str, limit: int = 5) -> list[str]:
