@@ -221,6 +221,23 @@ def test_a_call_on_a_type_cuda_declares_is_not_the_projects_overload() -> None:
     assert "o[1] = (float)__ldcs(x);" in text and "o[2] = (float)__ldcs(s.p);" in text
 
 
+def test_the_note_about_a_headers_own_function_goes_above_a_call_that_keeps_the_name(tmp_path: Path) -> None:
+    from xlate.translate.cli import run
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "shim.cuh").write_text("#pragma once\ntypedef __nv_bfloat16 floatX;\n"
+                                  "__device__ floatX __ldcs(const floatX* a) { return *a; }\n", encoding="utf-8")
+    (src / "k.cu").write_text('#include "shim.cuh"\n__global__ void k(const int4* v, int4* o, const floatX* x, float* f) {\n'
+                              "  *o = __ldcs(v);\n  *f = (float)__ldcs(x);\n}\n", encoding="utf-8")
+    assert run([str(src)], out=str(tmp_path / "out"), summary="none") == 0
+    lines = (tmp_path / "out" / "k.hip").read_text(encoding="utf-8").splitlines()
+    helped = lines.index("  *o = xlate_compat::ldcs(v);")
+    kept = lines.index("  *f = (float)__ldcs(x);")
+    assert lines[kept - 1].startswith("  // xlate: kept __ldcs: shim.cuh defines its own __ldcs")
+    assert not any("kept __ldcs" in line for line in lines[:helped])
+
+
 def test_a_call_in_a_macro_body_gets_the_helper_whatever_the_type() -> None:
     text, _ = tr("#define LOAD(p) __ldcs(p)\n__global__ void k(const int4* a, int4* b) { *b = LOAD(a); }\n")
     assert "#define LOAD(p) xlate_compat::ldcs(p)" in text

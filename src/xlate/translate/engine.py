@@ -76,14 +76,19 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
                      "reach it keep the name", report, "user-defined function")
     inherited = {n: where for n, where in included_functions(shown, source, smap).items() if n not in own}
     for o, _ in found:
-        if o[2] in inherited and o[6] is not None:
-            where, fn = inherited.pop(o[2])
-            notes.add_at(starts, o[6], f"kept {o[2]}: {where} defines its own {o[2]}, so the calls here that may "
-                         "reach it keep the name", report, "user-defined function")
-            own[o[2]] = names.OwnFunction(o[6], fn.pointees)
+        if o[2] in inherited and o[2] not in own and o[6] is not None:
+            own[o[2]] = names.OwnFunction(o[6], inherited[o[2]][1].pointees)
     if own:
         types = Pointees()
-        found = [(o, e) for o, e in found if o[2] not in own or _not_the_users(o[6], own[o[2]], e, types)]
+        kept = []
+        for o, e in found:
+            if o[2] not in own or _not_the_users(o[6], own[o[2]], e, types):
+                kept.append((o, e))
+            elif o[2] in inherited and o[6] is not None:  # the first call that may reach it says why
+                where, _ = inherited.pop(o[2])
+                notes.add_at(starts, o[6], f"kept {o[2]}: {where} defines its own {o[2]}, so the calls here that "
+                             "may reach it keep the name", report, "user-defined function")
+        found = kept
     settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
     helpers = compat.rewrite(tree, found, source, starts, edits, report, options, claimed, notes)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed, notes)
