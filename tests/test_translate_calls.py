@@ -67,18 +67,19 @@ def test_cache_hinted_loads_follow_the_declared_pointee_type(decl: str, kept: bo
         assert "__hip_atomic_load(p + 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)" in text
 
 
-def test_a_load_no_spelling_compiles_for_is_left_and_reported() -> None:
+def test_a_load_no_row_spelling_compiles_for_gets_the_compat_helper() -> None:
     text, rep = tr("__global__ void k(const float4* v, float4* o) { o[0] = __ldcs(&v[1]); o[1] = __ldca(v); }\n")
-    assert "__ldcs(&v[1])" in text and "__ldg(v)" in text  # HIP's __ldg takes float4; the builtin does not
-    assert rep["unknown"] == {"__ldcs on float4": 1}
+    # HIP's __ldg takes float4 (the row's proven spelling stays); the builtin does not: the helper
+    assert "xlate_compat::ldcs(&v[1])" in text and "__ldg(v)" in text
+    assert rep["rewritten"]["compat helper xlate_compat::ldcs"] == 1 and not rep["unknown"]
 
 
-def test_an_undeclared_pointee_keeps_the_cuda_name_with_a_note() -> None:
-    # Unknown beats wrong: a member's type is not read, and the builtin takes only some pointees.
+def test_an_undeclared_pointee_gets_the_helper_whose_template_takes_any_type() -> None:
+    # A member's type is not read; the compat helper, a template, is right for whatever type it is.
     text, rep = tr("struct S { const float* p; };\n__global__ void k(S s, float* o) { o[0] = __ldcg(s.p); }\n")
-    assert "__global__ void k(S s, float* o) { o[0] = __ldcg(s.p); }" in text
-    assert "// xlate: kept __ldcg: __hip_atomic_load compiles only for some pointee types" in text
-    assert rep["flagged"]["kept: call not proven for its types"] == 1
+    assert "__global__ void k(S s, float* o) { o[0] = xlate_compat::ldcg(s.p); }" in text
+    assert "// xlate: __ldcg -> xlate_compat::ldcg, a helper written into this file" in text
+    assert "kept: call not proven for its types" not in rep["flagged"]
 
 
 def test_a_shadowed_name_is_unknown_not_guessed() -> None:

@@ -100,6 +100,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "load_translate_data": ("_translate_data", "load_translate_data"),
     "translate_data": ("_translate_data", "translate_data"),
     "translate_data_path": ("_translate_data", "translate_data_path"),
+    "translate_snippet": ("_translate_data", "translate_snippet"),
     "BACKENDS": ("_types", "BACKENDS"),
     "ConceptCard": ("_types", "ConceptCard"),
     "Edge": ("_types", "Edge"),
@@ -133,7 +134,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "msl_attested_problems", "package_side_problems", "probe_hip_sides",
     "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "translate_data",
-    "translate_data_path", "validation_problems", "write_schema",
+    "translate_data_path", "translate_snippet", "validation_problems", "write_schema",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -248,6 +249,7 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         load_translate_data as load_translate_data,
         translate_data as translate_data,
         translate_data_path as translate_data_path,
+        translate_snippet as translate_snippet,
     )
     from xlate.kb._types import (
         BACKENDS as BACKENDS,

@@ -1,5 +1,5 @@
-"""The translator's data files, `glossary/translate/macros.yaml` and `calls.yaml`: their models and
-their one reader.
+"""The translator's data files, `glossary/translate/macros.yaml`, `headers.yaml`, `calls.yaml` and
+`compat.yaml` (with the C++ snippets under `compat/` that it names): their models and their one reader.
 
 A file is validated with the pydantic models below once per content: the checked data is cached as
 JSON under its content hash, so a cold `translate` reads JSON and imports neither YAML nor pydantic
@@ -18,7 +18,8 @@ from xlate.errors import GlossaryError
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["TRANSLATE_FILES", "load_translate_data", "translate_data", "translate_data_path", "translate_problems"]
+__all__ = ["TRANSLATE_FILES", "load_translate_data", "translate_data", "translate_data_path", "translate_problems",
+           "translate_snippet"]
 
 TRANSLATE_DIR = "translate"
 # file -> (its parts, what each part's keys are); the models are built on first need (pydantic).
@@ -26,11 +27,14 @@ TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
     "headers.yaml": (("apis", "declares", "host_uses"), "CUDA headers"),
     "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address"), "CUDA names"),
+    "compat.yaml": (("snippets", "helpers", "headers"), "names"),
 }
+COMPAT_DIR = "compat"  # compat.yaml's snippets: compat/<name>.h
 CACHE_VERSION = 1
 
 _C_NAME = r"^[A-Za-z_]\w*$"
 _C_TYPE = r"^[A-Za-z_]\w*(?: [A-Za-z_]\w*)*$"
+_QUALIFIED = r"^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$"
 
 
 def translate_data_path(name: str, root: Path | None = None) -> Path:
@@ -155,13 +159,56 @@ def _models() -> dict[str, type[BaseModel]]:
         match: str
         source: str
 
+    class Snippet(Entry):
+        """A piece of C++ under compat/<name>.h, written after the snippets it `needs`."""
+
+        needs: list[CName]
+        source: str
+
+    class Helper(Entry):
+        """The compat helper that replaces a CUDA name's calls, and what a call is checked for first."""
+
+        spelling: Annotated[str, StringConstraints(pattern=r"^xlate_compat::[A-Za-z_]\w*$")]
+        snippet: CName
+        argument: Literal["pointer", "tile", "name"]
+        cuda_types: list[str]
+        proven: list[str]
+        note: str
+        source: str
+
+        _check = field_validator("cuda_types")(classmethod(lambda cls, v: _types(v)))
+
+        @field_validator("proven")
+        @classmethod
+        def _proven(cls, value: list[str]) -> list[str]:
+            return _types([v.removesuffix("*").rstrip() for v in value]) and value
+
+        @field_validator("note")
+        @classmethod
+        def _note(cls, value: str) -> str:
+            if "{written}" not in value:
+                raise ValueError("the note must name the call it replaces as {written}")
+            return value
+
+    class CompatHeader(Entry):
+        """A CUDA header HIP has none of, whose API the helpers in `provides` stand in for."""
+
+        provides: list[Annotated[str, StringConstraints(pattern=_QUALIFIED)]]
+        source: str
+
+    class CompatFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        snippets: dict[CName, Snippet]
+        helpers: dict[Annotated[str, StringConstraints(pattern=_QUALIFIED)], Helper]
+        headers: dict[Annotated[str, StringConstraints(pattern=r"^[\w./+-]+$")], CompatHeader]
+
     class HeadersFile(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
         apis: dict[str, Api]
         declares: dict[str, Api]  # HIP header -> the names only it declares (hip_runtime.h does not)
         host_uses: dict[str, Api]  # C header -> the names a file calls that CUDA's runtime header brings
 
-    return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile, "headers.yaml": HeadersFile}
+    return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile, "headers.yaml": HeadersFile, "compat.yaml": CompatFile}
 
 
 def _c_names(values: list[str], message: str = "names must be C identifiers") -> list[str]:
@@ -206,7 +253,39 @@ def _validate(name: str, path: Path, shown: str) -> dict[str, Any]:
         checked = model.model_validate(data)
     except ValidationError as exc:
         raise GlossaryError(f"{shown}: {_message(exc.errors()[0], model, what)}") from None
-    return checked.model_dump(mode="json", by_alias=True)
+    out = checked.model_dump(mode="json", by_alias=True)
+    if name == "compat.yaml":
+        _check_compat(out, path.parent / COMPAT_DIR, shown)
+    return out
+
+
+def _check_compat(data: dict[str, Any], folder: Path, shown: str) -> None:
+    """compat.yaml's names agree: each snippet has its file and known `needs` (no cycle), each helper
+    a known snippet."""
+    snippets = data["snippets"]
+    for name, entry in snippets.items():
+        if not (folder / f"{name}.h").is_file():
+            raise GlossaryError(f"{shown}: snippets.{name}: no file {COMPAT_DIR}/{name}.h")
+        unknown = [n for n in entry["needs"] if n not in snippets]
+        if unknown:
+            raise GlossaryError(f"{shown}: snippets.{name}: needs an unknown snippet {unknown[0]}")
+    for name in snippets:
+        seen: set[str] = set()
+        stack = list(snippets[name]["needs"])
+        while stack:
+            n = stack.pop()
+            if n == name:
+                raise GlossaryError(f"{shown}: snippets.{name}: needs itself (through {', '.join(sorted(seen))})")
+            if n not in seen:
+                seen.add(n)
+                stack.extend(snippets[n]["needs"])
+    for name, entry in data["helpers"].items():
+        if entry["snippet"] not in snippets:
+            raise GlossaryError(f"{shown}: helpers.{name}: unknown snippet {entry['snippet']}")
+    for name, entry in data["headers"].items():
+        unknown = [h for h in entry["provides"] if h not in data["helpers"]]
+        if unknown:
+            raise GlossaryError(f"{shown}: headers.{name}: provides an unknown helper {unknown[0]}")
 
 
 def load_translate_data(path: Path) -> dict[str, Any]:
@@ -226,6 +305,9 @@ def load_translate_data(path: Path) -> dict[str, Any]:
         raise GlossaryError(f"{shown}: cannot read: {exc.strerror or exc}") from None
     digest = hashlib.blake2b(raw, digest_size=16)
     digest.update(Path(__file__).read_bytes())  # the models are part of what the cached data says
+    if name == "compat.yaml":  # its check reads which snippet files exist
+        folder = path.parent / COMPAT_DIR
+        digest.update(" ".join(sorted(p.name for p in folder.glob("*.h")) if folder.is_dir() else []).encode())
     cached = cache_dir() / f"translate-{CACHE_VERSION}-{path.stem}-{digest.hexdigest()}.json"
     try:
         data = json.loads(cached.read_bytes())
@@ -241,6 +323,19 @@ def load_translate_data(path: Path) -> dict[str, Any]:
 def translate_data(name: str, root: Path | None = None) -> dict[str, Any]:
     """glossary/translate/<name>, checked: {part: {key: entry}}."""
     return load_translate_data(translate_data_path(name, root))
+
+
+def translate_snippet(name: str, root: Path | None = None) -> str:
+    """The C++ of one of compat.yaml's snippets (glossary/translate/compat/<name>.h)."""
+    import re
+
+    if not re.fullmatch(_C_NAME, name):
+        raise GlossaryError(f"not a snippet name: {name!r}")
+    path = translate_data_path(COMPAT_DIR, root) / f"{name}.h"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GlossaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def translate_problems(root: Path) -> list[Any]:

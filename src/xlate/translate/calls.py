@@ -90,8 +90,8 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
         if written.startswith("__nv_fp8"):
             _fp8(o, entry, source, starts, edits, report, options, claimed)
             continue
-        if node.type != "identifier":
-            continue
+        if node.type != "identifier" or node.start_byte in claimed:
+            continue  # (claimed: a compat helper replaced the call, or kept it with a note)
         if written == "cudaMallocHost":
             _malloc_host(node, smap, edits, report, options, claimed)
         elif written == "cudaEventCreate":

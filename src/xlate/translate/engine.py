@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from xlate.translate import calls, hazards, headers, launch, macros, masks, names, optin, vectors, versions, widen
+from xlate.translate import calls, compat, hazards, headers, launch, macros, masks, names, optin, vectors, versions, widen
 from xlate.translate.edits import Edits, line_starts
 from xlate.translate.notes import Notes
 from xlate.translate.pointee import Pointees
@@ -81,15 +81,21 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
                      "reach it keep the name", report, "user-defined function")
     inherited = {n: where for n, where in included_functions(shown, source, smap).items() if n not in own}
     for o, _ in found:
-        if o[2] in inherited and o[6] is not None:
-            where, fn = inherited.pop(o[2])
-            notes.add_at(starts, o[6], f"kept {o[2]}: {where} defines its own {o[2]}, so the calls here that may "
-                         "reach it keep the name", report, "user-defined function")
-            own[o[2]] = names.OwnFunction(o[6], fn.pointees)
+        if o[2] in inherited and o[2] not in own and o[6] is not None:
+            own[o[2]] = names.OwnFunction(o[6], inherited[o[2]][1].pointees)
     if own:
         types = Pointees()
-        found = [(o, e) for o, e in found if o[2] not in own or _not_the_users(o[6], own[o[2]], e, types)]
+        kept = []
+        for o, e in found:
+            if o[2] not in own or _not_the_users(o[6], own[o[2]], e, types):
+                kept.append((o, e))
+            elif o[2] in inherited and o[6] is not None:  # the first call that may reach it says why
+                where, _ = inherited.pop(o[2])
+                notes.add_at(starts, o[6], f"kept {o[2]}: {where} defines its own {o[2]}, so the calls here that "
+                             "may reach it keep the name", report, "user-defined function")
+        found = kept
     settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
+    helpers = compat.rewrite(tree, found, source, starts, edits, report, options, claimed, notes)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed, notes)
     calls.erase_macros(tree, source, smap, edits, report, options, claimed)
     before_masks = set(claimed)
@@ -107,6 +113,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     headers.add_declaring_headers(tree, source, edits, report, now)
     if cuda_code or headers.has_runtime(now):  # a .cu file, or a header that includes CUDA's runtime
         headers.add_host_headers(tree, source, edits, report, now)
+    compat.add_block(tree, source, edits, report, helpers)
 
     scratch: dict[str, Any] = {"errors": []}
     rules = rules if rules is not None else hip_rules(scratch)
@@ -132,18 +139,21 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
 def _not_the_users(node: Any, fn: Any, entry: Any, types: Any) -> bool:
     """Whether a call of a name the project overloads provably calls CUDA's function, not the
     project's: its first argument is a declared pointer to a type the data proves the HIP spelling
-    for (CUDA declares the function for it, so no project overload can take exactly that type under
-    nvcc) and which none of the project's non-template overloads names."""
+    for, or one CUDA declares the function for that a compat helper replaces (either way CUDA declares
+    the function for it, so no project overload can take exactly that type under nvcc), and which
+    none of the project's non-template overloads names."""
     from xlate.translate import calldata
     from xlate.translate.calls import arguments, call_of
 
     spec = calldata.typed().get(entry.symbol)
     call = call_of(node)
     args = arguments(call) if call is not None else []
-    if spec is None or fn.pointees is None or not args:
+    if fn.pointees is None or not args:
         return False
     pointed = types.of_argument(args[0])
-    return pointed is not None and pointed in spec["accepts"] and pointed not in fn.pointees
+    if pointed is None or pointed in fn.pointees:
+        return False
+    return (spec is not None and pointed in spec["accepts"]) or compat.cuda_declared(entry.symbol, pointed)
 
 
 # Per process: the real path of a file of the run -> the mapped functions it defines.

@@ -28,11 +28,13 @@ class Notes:
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_row.values())
 
-    def add(self, starts: list[int], offset: int, text: str, report: Report, kind: str) -> None:
-        """Plan a note above the line holding `offset`; counted in the report as kept for `kind`."""
+    def add(self, starts: list[int], offset: int, text: str, report: Report, kind: str,
+            counted_as: str | None = None) -> None:
+        """Plan a note above the line holding `offset`; counted in the report as kept for `kind`, or
+        under `counted_as` (a note on a line the translator changed, saying what it wrote)."""
         row = line_of(starts, offset)
         texts = self._by_row.setdefault(row, [])
-        report.flagged[f"kept: {kind}"] += 1
+        report.flagged[counted_as or f"kept: {kind}"] += 1
         if text not in texts:
             texts.append(text)
 

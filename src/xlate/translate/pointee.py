@@ -1,6 +1,7 @@
 """The type a pointer argument points to, where the file itself declares it.
 
-Only what the syntax shows: `p`, `p + i`, `&a[i]`, `&x` and `(const T*)e`, with `p`, `a` and `x`
+Only what the syntax shows: `p`, `p + i`, `&a[i]`, `&x`, `(const T*)e` and the named casts
+(`reinterpret_cast<const T*>(e)`, static_cast, const_cast), with `p`, `a` and `x`
 declared as a parameter or a variable of the enclosing function, or at file scope. Anything else
 (a member, a call, a template parameter, two declarations of one name that disagree) is None:
 unknown, never guessed. Declarations are indexed once per function, so a file with many such
@@ -30,12 +31,10 @@ class Pointees:
         arg = _strip(arg)
         if arg.type == "cast_expression":
             t = arg.child_by_field_name("type")
-            if t is None:
-                return None
-            text = _text(t).replace("const", " ").replace("volatile", " ").strip()
-            if text.endswith("*") and not text[:-1].rstrip().endswith("*"):
-                return " ".join(text[:-1].split())
-            return None
+            return _pointer_type(t) if t is not None else None
+        cast = _named_cast(arg)
+        if cast is not None:
+            return _pointer_type(cast)
         if arg.type == "pointer_expression" and arg.child(0) is not None and arg.child(0).type == "&":
             inner = _strip(arg.child_by_field_name("argument") or arg.child(1))
             if inner.type == "subscript_expression":
@@ -46,14 +45,27 @@ class Pointees:
             return None
         if arg.type == "binary_expression" and (op := arg.child_by_field_name("operator")) is not None \
                 and op.type in ("+", "-"):
-            left = arg.child_by_field_name("left")
-            if left is None:
-                return None
-            left = _strip(left)
-            return self._declared(left, ("*", "[]")) if left.type == "identifier" else None
+            # `p + i`, `p + i * n + j`, `p - 1`: the pointer is the leftmost operand, and no other
+            # operand of the chain is a declared pointer or array (`(p - q) + r` is r's type).
+            left: Node | None = arg
+            while left is not None and left.type == "binary_expression":
+                op = left.child_by_field_name("operator")
+                right = left.child_by_field_name("right")
+                if op is None or op.type not in ("+", "-") or right is None or self._pointer_like(_strip(right)):
+                    return None
+                left = left.child_by_field_name("left")
+                left = _strip(left) if left is not None else None
+            return self._declared(left, ("*", "[]")) if left is not None and left.type == "identifier" else None
         if arg.type == "identifier":
             return self._declared(arg, ("*", "[]"))
         return None
+
+    def _pointer_like(self, n: Node) -> bool:
+        """An operand that is, or may be, a pointer: one declared so (or as an array), an address, a cast."""
+        if n.type == "identifier":
+            return self._declared(n, ("",)) is None
+        return n.type not in ("number_literal", "binary_expression", "subscript_expression", "call_expression",
+                              "field_expression", "char_literal", "sizeof_expression")
 
     def of_argument_plain(self, name: Node) -> str | None:
         """The declared type of a variable passed by value (`loc`), or None."""
@@ -86,6 +98,30 @@ class Pointees:
                         table.setdefault(named[0], set()).add((base, named[1]))
             self._scopes[key] = table
         return table
+
+
+_NAMED_CASTS = frozenset({b"reinterpret_cast", b"static_cast", b"const_cast"})
+
+
+def _named_cast(arg: Node) -> Node | None:
+    """The type of `reinterpret_cast<T>(e)` (static_cast, const_cast), or None for anything else."""
+    if arg.type != "call_expression":
+        return None
+    fn = arg.child_by_field_name("function")
+    if fn is None or fn.type != "template_function":
+        return None
+    name, targs = fn.child_by_field_name("name"), fn.child_by_field_name("arguments")
+    if name is None or name.text not in _NAMED_CASTS or targs is None or targs.named_child_count != 1:
+        return None
+    return targs.named_children[0]
+
+
+def _pointer_type(t: Node) -> str | None:
+    """`T` for a type spelled `const T*` (one pointer level, qualifiers dropped), else None."""
+    text = _text(t).replace("const", " ").replace("volatile", " ").strip()
+    if text.endswith("*") and not text[:-1].rstrip().endswith("*"):
+        return " ".join(text[:-1].split())
+    return None
 
 
 def _declarations(scope: Node) -> list[Node]:
