@@ -102,6 +102,15 @@ RETRACTED = [
     r"one wide instruction \(64 or 128 bits\)",
     r"so there is no per-GPU binary",
     r"Output is buffered on the device and flushed at the next synchronization",
+    # The sweep and self-audit of 2026-12-08 (docs/contributing/audits/2026-12-08-self.md).
+    r"64 on AMD CDNA and 32 on AMD RDNA under HIP",
+    r"with no PTX fallback, a missing target means the kernel cannot run",
+    r"errors and results appear only after synchronizing",
+    r"no longer built in ROCm 10",
+    r"No clusters, so an LDS allocation is private",
+    r"Neither HIP nor Metal has a cross-block on-chip memory",
+    r"a mandatory find step",
+    r"The Metal compiler never sees a GPU model",
 ]
 
 
