@@ -75,6 +75,13 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     view = SourceView(shown, source, tree, [o for o, _ in found], locator)
     # Names the file defines as its own functions keep their names everywhere in it (a user's
     # `__ldcs` overload is not CUDA's), so their occurrences take part in no rewrite.
+    dead = names.dead_definitions(found)
+    if dead:  # a definition HIP never compiles is left as written, inside and out
+        found = [(o, e) for o, e in found
+                 if o[6] is None or not any(a <= o[6].start_byte < b for a, b in dead)]
+        for a, _b in dead:
+            notes.add(starts, a, "left as written: HIP-Clang compiles this definition in neither pass (its #if is "
+                      "false under HIP), so it does not overload CUDA's function there", report, "definition compiled out")
     own = names.own_functions(found)
     for name, fn in own.items():
         notes.add_at(starts, fn.node, f"kept {name}: this file defines its own {name}; it and the calls that may "

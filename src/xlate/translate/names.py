@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from tree_sitter import Node
 
 from xlate.kb import LAUNCH, Entry, SymbolMap
-from xlate.translate import calldata
+from xlate.translate import calldata, guards
 from xlate.translate.edits import Edits, offset_of
 from xlate.translate.notes import Notes
 from xlate.translate.options import Options
@@ -134,6 +134,8 @@ def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
                 continue
             templated = holder.parent is not None and holder.parent.type == "template_declaration"
             pointee = None if templated or not plist else _pointer_parameter(plist[0])
+        if guards.compiled_out(node):
+            continue  # a definition HIP never compiles (an old nvcc's shim) protects no call
         seen = own.get(o[2])
         types = None if pointee is None else frozenset({pointee})
         if seen is None:
@@ -142,6 +144,23 @@ def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
             merged = None if seen.pointees is None or types is None else seen.pointees | types
             own[o[2]] = OwnFunction(seen.node, merged)
     return own
+
+
+def dead_definitions(found: list[tuple[Any, Any]]) -> list[tuple[int, int]]:
+    """Byte ranges of the file's function definitions of mapped names that HIP never compiles (see
+    guards): they stay as written, and their names protect no call."""
+    out = []
+    for o, _ in found:
+        node = o[6]
+        parent = node.parent if node is not None else None
+        if node is None or node.type != "identifier" or parent is None or parent.type not in ("function_declarator", "preproc_function_def"):
+            continue
+        holder = parent if parent.type == "preproc_function_def" else parent.parent
+        while holder is not None and holder.type in ("pointer_declarator", "reference_declarator"):
+            holder = holder.parent
+        if holder is not None and holder.type in ("function_definition", "preproc_function_def") and guards.compiled_out(node):
+            out.append((holder.start_byte, holder.end_byte))
+    return out
 
 
 def _pointer_parameter(param: Node) -> str | None:
