@@ -60,6 +60,7 @@ CLANG = shutil.which("clang++-19")
 SKIP = None if ROCM and CLANG else ("clang++-19 is not installed" if not CLANG else absent_reason())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 def test_the_translated_file_compiles(tmp_path: Path) -> None:
     assert ROCM is not None and CLANG is not None

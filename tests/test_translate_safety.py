@@ -301,6 +301,7 @@ def test_keep_extension_keeps_the_includes_as_written(tmp_path: Path) -> None:
     assert '#include "kernels/scale.cu"' in (out / "main.cu").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP or "compile checks run")
 def test_the_translated_tree_compiles_through_its_renamed_includes(tmp_path: Path) -> None:
     from xlate.translate.cli import run

@@ -68,6 +68,7 @@ def test_rocm_picks_the_spelling_of_that_version() -> None:
     assert "HIP_R_32F" in on64 and "HIPBLAS_COMPUTE_32F" in on64
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_both_gemm_facts_hold_against_the_64_headers(tmp_path: Path) -> None:
     """The _v2 form compiles on ROCm 6.4; the ROCm 7.0 form (hipDataType under the plain name) does not."""
@@ -109,6 +110,7 @@ def test_without_a_fact_for_the_version_the_older_note_is_given_as_such() -> Non
     assert "declares no __syncwarp" not in _translate("warp_stage.cu", None)  # no target version: no version note
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_the_notes_forms_compile_where_the_cuda_names_do_not(tmp_path: Path) -> None:
     tc = _toolchain()
@@ -182,6 +184,7 @@ def _translated(rel: str, original: str, text: str, source: Path) -> vf.Translat
     return vf.Translated(source, rel, original.encode(), text.encode())
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_attribution_charges_a_wrong_version_spelling_to_the_rewrite(tmp_path: Path) -> None:
     """ROCm 7.0's spelling compiled against 6.4: the error is on a rewritten line and the original
@@ -200,6 +203,7 @@ def test_attribution_charges_a_wrong_version_spelling_to_the_rewrite(tmp_path: P
     assert "1 from xlate's rewrites" in vf.render_text(result)
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_attribution_keeps_an_error_the_original_spelling_also_has(tmp_path: Path) -> None:
     """A rewritten line that fails with the same error under its original spelling is not charged."""
@@ -211,6 +215,7 @@ def test_attribution_keeps_an_error_the_original_spelling_also_has(tmp_path: Pat
     assert [e.ours for e in result.units[0].errors] == [False]
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_include_of_a_renamed_file_is_the_translators(tmp_path: Path) -> None:
     (tmp_path / "b.cu").write_text("__device__ int b() { return 1; }\n", encoding="utf-8")
@@ -223,6 +228,7 @@ def test_include_of_a_renamed_file_is_the_translators(tmp_path: Path) -> None:
     assert errors["b.hip"] == []
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_verify_on_a_tree_reports_per_file_and_the_total(tmp_path: Path) -> None:
     out = tmp_path / "out"
@@ -234,6 +240,7 @@ def test_verify_on_a_tree_reports_per_file_and_the_total(tmp_path: Path) -> None
     assert (out / "common" / "reduce.cuh").is_file()  # the translated tree is written as without --verify
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_verify_json_and_exit_zero_when_everything_compiles(tmp_path: Path) -> None:
     proc = _cli("--to", "hip", str(FIXTURES / "gemm_batched.cu"), "--verify", "--rocm", "6.4", "--summary", "json")
@@ -244,6 +251,7 @@ def test_verify_json_and_exit_zero_when_everything_compiles(tmp_path: Path) -> N
     assert "hipblasGemmStridedBatchedEx_v2(" in proc.stdout
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_verify_uses_user_includes_and_compile_commands(tmp_path: Path) -> None:
     inc = tmp_path / "inc"
@@ -302,6 +310,7 @@ def test_verify_one_file_to_stdout_finds_the_headers_beside_it() -> None:
     assert "hipStreamSynchronize(stream)" in proc.stdout
 
 
+@pytest.mark.slow
 @needs_compiler
 def test_a_project_header_named_like_a_system_header_does_not_hide_it(tmp_path: Path) -> None:
     # A Windows shim `win/unistd.h` that includes Windows-only headers sits in the tree; on Linux the
