@@ -329,3 +329,16 @@ def test_a_project_header_named_like_a_system_header_does_not_hide_it(tmp_path: 
                               encoding="utf-8")
     proc = _cli("--to", "hip", str(src), "-o", str(tmp_path / "out2"), "--verify")
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.slow
+@needs_compiler
+def test_a_user_include_folder_inside_the_tree_is_read_translated(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "inc").mkdir(parents=True)
+    (src / "inc" / "streams.h").write_text("#pragma once\n#include <cuda_runtime.h>\ninline cudaStream_t no_stream() { return 0; }\n",
+                                           encoding="utf-8")
+    (src / "k.cu").write_text("#include <streams.h>\n__global__ void k(float* p) { p[0] = 1.f; }\n"
+                              "void go(float* p) { k<<<1, 1, 0, no_stream()>>>(p); }\n", encoding="utf-8")
+    proc = _cli("--to", "hip", str(src), "-o", str(tmp_path / "out"), "--verify", "-I", str(src / "inc"))
+    assert proc.returncode == 0, proc.stderr

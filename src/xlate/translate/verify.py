@@ -386,7 +386,9 @@ class TreeVerifier:
             if a in ("-I", "-isystem", "-iquote", "-include"):
                 value = str(self._mapped(root, Path(value)))
             extra += [a, value]
-        return list(self.user_includes), extra
+        # A user's -I inside the input tree (its own include folder, as its build passes it) is read
+        # from the translated copy, never from the CUDA original.
+        return [self._mapped(root, p) for p in self.user_includes], extra
 
     def _mapped(self, root: Path, path: Path) -> Path:
         """A folder or file of the input tree -> its translated copy under `root` (others stay)."""
