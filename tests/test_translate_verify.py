@@ -342,15 +342,3 @@ def test_a_user_include_folder_inside_the_tree_is_read_translated(tmp_path: Path
                               "void go(float* p) { k<<<1, 1, 0, no_stream()>>>(p); }\n", encoding="utf-8")
     proc = _cli("--to", "hip", str(src), "-o", str(tmp_path / "out"), "--verify", "-I", str(src / "inc"))
     assert proc.returncode == 0, proc.stderr
-
-
-@pytest.mark.slow
-@needs_compiler
-def test_a_header_outside_the_translated_folder_is_read_where_it_lies(tmp_path: Path) -> None:
-    (tmp_path / "common").mkdir()
-    (tmp_path / "common" / "sizes.h").write_text("#pragma once\nconstexpr int kBlock = 256;\n", encoding="utf-8")
-    (tmp_path / "kernels" / "add").mkdir(parents=True)
-    (tmp_path / "kernels" / "add" / "add.cu").write_text(
-        '#include "../../common/sizes.h"\n__global__ void add(float* p) { p[threadIdx.x % kBlock] += 1.f; }\n', encoding="utf-8")
-    proc = _cli("--to", "hip", str(tmp_path / "kernels"), "-o", str(tmp_path / "out"), "--verify")
-    assert proc.returncode == 0, proc.stderr

@@ -379,10 +379,6 @@ class TreeVerifier:
         name (a Windows shim `unistd.h`) does not hide the system header from every other file."""
         folders = sorted({(root / f.rel).parent for f in self.files})
         extra: list[str] = [flag for d in folders for flag in ("-iquote", str(d), "-idirafter", str(d))]
-        # Then the input folders themselves, for headers outside the run that a unit reaches by a
-        # relative path (`../../common/harness.cuh` from a translated subfolder): read as they are.
-        originals = sorted({str(f.source.parent.resolve()) for f in self.files})
-        extra += [flag for d in originals for flag in ("-iquote", d)]
         for a, value in self.commands.flags(source):
             if value is None:
                 extra.append(a)
