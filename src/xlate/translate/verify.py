@@ -387,8 +387,17 @@ class TreeVerifier:
                 value = str(self._mapped(root, Path(value)))
             extra += [a, value]
         # A user's -I inside the input tree (its own include folder, as its build passes it) is read
-        # from the translated copy, never from the CUDA original.
-        return [self._mapped(root, p) for p in self.user_includes], extra
+        # from the translated copy first; the folder itself follows, for what the run did not translate.
+        includes: list[Path] = []
+        for p in self.user_includes:
+            mapped = self._mapped(root, p)
+            includes += [mapped, p] if mapped != p else [p]
+        # clang drops a -I folder that is also a system folder (-idirafter), which would move the
+        # translated copy behind the original: such a folder is searched through -I alone.
+        named = {str(p) for p in includes}
+        extra = [x for i, x in enumerate(extra) if not (x in named and i and extra[i - 1] == "-idirafter")
+                 and not (x == "-idirafter" and i + 1 < len(extra) and extra[i + 1] in named)]
+        return includes, extra
 
     def _mapped(self, root: Path, path: Path) -> Path:
         """A folder or file of the input tree -> its translated copy under `root` (others stay)."""
