@@ -20,6 +20,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from xlate import hip_headers, kb
 from glossary_once import real_glossary
@@ -58,20 +59,24 @@ def hip_proof(glossary: kb.Glossary):
 WMMA = ("accumulator", "col_major", "fill_fragment", "fragment", "load_matrix_sync", "matrix_a", "matrix_b",
         "mem_col_major", "mem_row_major", "mma_sync", "row_major", "store_matrix_sync")
 UNPROVEN = {
-    "rocWMMA headers are not among the packaged ROCm headers: Debian's only rocWMMA package (experimental) "
-    "lacks the internal/ headers rocwmma.hpp includes": {
-        "mma.h -> rocwmma/rocwmma.hpp",
-        *(f"{ns}{name} -> rocwmma::{name}" for ns in ("wmma::", "nvcuda::wmma::") for name in WMMA)},
-    "hipTensor headers are not among the packaged ROCm headers: Debian packages no hipTensor": {
-        "cutensor.h -> hiptensor/hiptensor.h", "cutensorHandle_t -> hiptensorHandle_t", "cutensorCreate -> hiptensorCreate",
-        "cutensorCreatePlan -> hiptensorCreatePlan", "cutensorCreateContraction -> hiptensorCreateContraction",
-        "cutensorContract -> hiptensorContract"},
-    "hipFile headers are not among the packaged ROCm headers: Debian packages no hipFile": {
-        "cufile.h -> hipfile.h", "cuFileDriverOpen -> hipFileDriverOpen", "cuFileHandleRegister -> hipFileHandleRegister",
-        "cuFileBufRegister -> hipFileBufRegister", "cuFileRead -> hipFileRead", "cuFileWrite -> hipFileWrite"},
+    # hipTensor's last release in its own repository (rocm-6.2.2) has the cuTENSOR 1.x style API; the
+    # rows name the later one (declared-outside-rocm64.yaml gives the reasons).
+    "not declared at hipTensor": {
+        "cutensor.h -> hiptensor/hiptensor.h", "cutensorCreatePlan -> hiptensorCreatePlan",
+        "cutensorCreateContraction -> hiptensorCreateContraction", "cutensorContract -> hiptensorContract"},
+    # No release snapshot of HIP 7.1 (clr) or hipBLAS 3.0 is in the table yet.
     "newer than": {
         *(f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")),
         *(f"cublasGemm{v}Ex -> hipblasGemm{v}Ex" for v in ("", "Batched", "StridedBatched"))},
+}
+# Sides proven from the names the pinned releases declare (symbols/specs/declared-outside-rocm64.yaml).
+FROM_TABLE = {
+    **{"mma.h -> rocwmma/rocwmma.hpp": "rocWMMA rocm-6.2.2"},
+    **{f"{ns}{name} -> rocwmma::{name}": "rocWMMA rocm-6.2.2" for ns in ("wmma::", "nvcuda::wmma::") for name in WMMA},
+    "cutensorHandle_t -> hiptensorHandle_t": "hipTensor rocm-6.2.2", "cutensorCreate -> hiptensorCreate": "hipTensor rocm-6.2.2",
+    **{f"{c} -> {h}": "hipFile rocm-systems" for c, h in (
+        ("cufile.h", "hipfile.h"), ("cuFileDriverOpen", "hipFileDriverOpen"), ("cuFileHandleRegister", "hipFileHandleRegister"),
+        ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
 }
 # Sides proven against a library release other than ROCm 6.4 (Debian has no 6.4 build of it).
 OTHER_RELEASE = {"cublasLt.h -> hipblaslt/hipblaslt.h": "hipBLASLt ", "nccl.h -> rccl/rccl.h": "RCCL (NCCL API) ",
@@ -89,11 +94,14 @@ def test_every_hand_written_hip_side_compiles_under_the_macros_its_row_names(glo
     # does not package usably, and facts newer than the ROCm 6.4 headers.
     got: dict[str, set[str]] = {}
     for label, reason in hip_proof.unproven.items():
-        key = "newer than" if reason.startswith("the row's fact is newer than HIP") else reason
+        key = ("newer than" if reason.startswith("the row's fact is newer than HIP") else
+               "not declared at hipTensor" if reason.startswith("not declared at hipTensor rocm-6.2.2") else reason)
         got.setdefault(key, set()).add(label)
     assert got == UNPROVEN
     # Where the headers are another release's, the proof says which (read from the headers).
-    assert set(hip_proof.other_release) == set(OTHER_RELEASE)
+    assert set(hip_proof.other_release) == set(OTHER_RELEASE) | set(FROM_TABLE)
+    for label, name in FROM_TABLE.items():
+        assert hip_proof.other_release[label].startswith(name + " (ROCm/"), hip_proof.other_release[label]
     for label, name in OTHER_RELEASE.items():
         assert hip_proof.other_release[label].startswith(name) and hip_proof.other_release[label][len(name)].isdigit(), \
             hip_proof.other_release[label]
@@ -144,6 +152,45 @@ def test_planted_mistakes_in_hip_sides_are_each_reported(glossary) -> None:
     assert "int4 -> int4x: not declared" in text
     assert "nvmlDeviceGetTopologyCommonAncestor -> amdsmi_topo_get_link_kind: not declared" in text
     assert len(proof.problems) == 5, text
+
+
+def test_the_declared_outside_table_is_pinned_and_every_absent_name_has_a_reason(glossary) -> None:
+    assert kb.declared_outside_problems(glossary.rows, ROOT) == []
+    data = kb.load_declared_outside(ROOT)
+    assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile"}
+    assert {e["name"] for e in data["declared"]} >= {"rocwmma::mma_sync", "rocwmma::mem_row_major", "hipFileRead"}
+
+
+def _side(cuda: str, symbol: str, macros: tuple[str, ...] = ()) -> dict:
+    # `since` past the headers at hand: the side is settled from the table, as one without headers is.
+    return {"kind": "function", "sides": {"hip": {"symbol": symbol, "relation": "same", "macros": list(macros),
+                                                  "since": "ROCm 9.9"}}}
+
+
+def test_planted_mistakes_against_the_declared_outside_table_are_each_reported(tmp_path) -> None:
+    # No compiler runs: these sides are settled from the table alone.
+    specs = tmp_path / "symbols" / "specs"
+    specs.mkdir(parents=True)
+    data = kb.load_declared_outside(ROOT)
+    # A gated declaration, as a newer HIP declares its warp functions: recorded with the macro around it.
+    data["releases"].append({"library": "HIP", "repo": "ROCm/clr", "tag": "t", "commit": "0" * 40, "include": "x"})
+    data["declared"].append({"name": "__reduce_add_sync", "library": "HIP", "kind": "function", "at": "x/h.h:1",
+                             "macros": [WARP]})
+    (specs / "declared-outside-rocm64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    rows = {
+        "wmma::mma_sync": _side("wmma::mma_sync", "rocwmma::mma_synk"),  # a misspelled rocWMMA name
+        "wmma::fill_fragment": _side("wmma::fill_fragment", "rocwmma::fill_fragment"),  # right
+        "__reduce_add_sync": {**_side("", "__reduce_add_sync"), "sides": {"hip": {  # the macro forgotten
+            "symbol": "__reduce_add_sync", "relation": "same", "since": "ROCm 9.9"}}},
+        "__shfl_sync": _side("__shfl_sync", "__reduce_add_sync", (WARP, "HIP_NO_SUCH_MACRO")),  # one macro too many
+    }
+    proof = kb.probe_hip_sides(rows, tmp_path, tmp_path, (6, 4, 0), "false")
+    text = "\n".join(proof.problems)
+    assert "wmma::mma_sync -> rocwmma::mma_synk: not declared in rocWMMA rocm-6.2.2" in text
+    assert f"__reduce_add_sync -> __reduce_add_sync: declared only under {WARP}" in text
+    assert "__shfl_sync -> __reduce_add_sync: declared without HIP_NO_SUCH_MACRO" in text
+    assert len(proof.problems) == 3, text
+    assert proof.other_release["wmma::fill_fragment -> rocwmma::fill_fragment"].startswith("rocWMMA rocm-6.2.2")
 
 
 # --- Metal ---------------------------------------------------------------------------------------
@@ -419,5 +466,7 @@ def test_hip_symbols_that_concepts_name_are_declared_or_said_to_be_newer(glossar
         caveat = " ".join((owner[sym].caveat or "").split())
         return any(sym in part and any(mark in part for mark in NEWER) for part in re.split(r"(?<=[.;])\s+", caveat))
 
-    unsaid = [s for s in missing if f"{s} -> {s}" not in proof.unproven and not said_newer(s)]
+    # A library beside the ROCm 6.4 headers: its pinned release's declarations are the proof.
+    outside = {str(e["name"]) for e in kb.load_declared_outside(ROOT).get("declared") or []}
+    unsaid = [s for s in missing if f"{s} -> {s}" not in proof.unproven and s not in outside and not said_newer(s)]
     assert not unsaid, f"named by a concept, not declared in HIP {found.version_text}, and not said to be newer: {unsaid}"

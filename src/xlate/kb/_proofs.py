@@ -32,8 +32,8 @@ from typing import Any
 
 import yaml
 
-__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "hip_sides", "load_msl",
-           "load_msl_attested", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
+__all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "declared_outside_path",
+           "declared_outside_problems", "hip_sides", "load_declared_outside", "load_msl", "load_msl_attested", "outside_library", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
            "probe_hip", "SPECS_DIR"]
 
 SPECS_DIR = Path("symbols") / "specs"
@@ -41,6 +41,7 @@ LAYOUTS_FILE = "cuda-layouts.yaml"
 MSL_FILE = "msl.yaml"
 METAL_API_FILE = "metal-api.yaml"
 ATTESTED_FILE = "msl-attested.yaml"
+DECLARED_FILE = "declared-outside-rocm64.yaml"
 PROBE_ARCH = "gfx942"
 # Headers every probe file includes: the runtime, its optional parts and the libraries the rows name.
 # A header absent from the unpacked set is left out and its rows reported as unproven.
@@ -162,6 +163,12 @@ def _release(library: str, include: Path) -> str | None:
     return f"{library}{api} {version}" if all(parts) else f"{library} (version macros not found in {header})"
 
 
+def outside_library(symbol: str) -> str | None:
+    """The library beside the ROCm 6.4 set a HIP spelling belongs to (rocWMMA, hipTensor, hipFile, ...), or None."""
+    lib = _library(symbol)
+    return lib[0] if lib else None
+
+
 def _folder(symbol: str) -> str:
     """The header folder (or header name) of a NOT_PACKAGED library spelling: its prefix, less a trailing '_'."""
     prefix = next(p for p in NOT_PACKAGED if symbol.startswith(p))
@@ -231,9 +238,12 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
     proof = HipProof()
     sides = hip_sides(rows)
     current = [s for s in sides if not _newer_than(s.since, version)]
+    table = _declared_table(root)
+    macros_named = {m for s in sides for m in s.macros}
     for s in sides:
         if s not in current:
-            proof.unproven[f"{s.cuda} -> {s.symbol}"] = f"the row's fact is newer than HIP {'.'.join(map(str, version))} ({s.since})"
+            _from_table(proof, s, table, macros_named,
+                        f"the row's fact is newer than HIP {'.'.join(map(str, version))} ({s.since})")
     macros = tuple(sorted({m for s in current for m in s.macros}))
     source, owner, skipped = _source(include, current)
     configs = {"none": (), "all": macros}
@@ -251,7 +261,8 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
             continue
         library = _library(s.symbol)
         if library and not proof.declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
-            proof.unproven[label] = f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}"
+            _from_table(proof, s, table, macros_named,
+                        f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}")
             continue
         release = _release(library[0], include) if library else None
         if release and proof.declared["all"][s.symbol]:
@@ -273,6 +284,96 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
             proof.problems.append(f"{where}{label}: not declared in the HIP {'.'.join(map(str, version))} headers")
     _check_layouts(proof, current, root, include, clang)
     return proof
+
+
+def declared_outside_path(root: Path) -> Path:
+    """Where the names declared by libraries outside the ROCm 6.4 headers are kept (scripts/extract_declared.py
+    writes it)."""
+    return root / SPECS_DIR / DECLARED_FILE
+
+
+def load_declared_outside(root: Path) -> dict[str, Any]:
+    """That file as data: `releases`, `declared` and `not_declared` lists ({} if absent)."""
+    path = declared_outside_path(root)
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The declared-outside file, indexed: library -> release label; name -> entry; name -> reason."""
+
+    releases: dict[str, str]
+    declared: dict[str, dict[str, Any]]
+    not_declared: dict[str, str]
+
+
+def _declared_table(root: Path) -> _Table:
+    data = load_declared_outside(root)
+    releases = {str(r.get("library")): f"{r.get('library')} {r.get('tag')} ({r.get('repo')} {str(r.get('commit', ''))[:12]})"
+                for r in data.get("releases") or []}
+    declared = {str(e["name"]): e for e in data.get("declared") or []}
+    not_declared = {str(e["name"]): str(e.get("reason") or "") for e in data.get("not_declared") or []}
+    return _Table(releases, declared, not_declared)
+
+
+def _from_table(proof: HipProof, s: HipSide, table: _Table, macros_named: set[str], otherwise: str) -> None:
+    """Settle a side no probe reaches from the declared-outside table: proven (the release recorded in
+    `other_release`), a problem (a spelling or macro condition the release contradicts), or unproven
+    with the table's reason or, where the table does not cover its library, `otherwise`."""
+    label = f"{s.cuda} -> {s.symbol}"
+    where = f"{s.where[0]}:{s.where[1]}: " if s.where else ""
+    entry = table.declared.get(s.symbol)
+    library = outside_library(s.symbol)
+    if entry is not None:
+        release = table.releases.get(str(entry.get("library")), str(entry.get("library")))
+        guards = set(entry.get("macros") or ())
+        said = set(s.macros)
+        at = f"{release}, {entry.get('at')}"
+        if said - guards:
+            proof.problems.append(f"{where}{label}: declared without {', '.join(sorted(said - guards))} in {at}; "
+                                  "the row's macro condition is wrong")
+        elif (guards & macros_named) - said:
+            proof.problems.append(f"{where}{label}: declared only under {', '.join(sorted((guards & macros_named) - said))} "
+                                  f"in {at}; the row must say so (`macros:`)")
+        else:
+            proof.proven += 1
+            proof.other_release[label] = release
+    elif s.symbol in table.not_declared and _written(table.not_declared[s.symbol]):
+        proof.unproven[label] = f"not declared at {table.releases.get(library or '', library)}: {table.not_declared[s.symbol]}"
+    elif library in table.releases:
+        proof.problems.append(f"{where}{label}: not declared in {table.releases[library]}")
+    else:
+        proof.unproven[label] = otherwise
+
+
+def declared_outside_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
+    """The declared-outside file's own consistency: pinned commits, `path:line` locations, known
+    libraries, and a written reason for every name a row spells that its release lacks."""
+    data = load_declared_outside(root)
+    where = str(SPECS_DIR / DECLARED_FILE)
+    if not data:
+        return [f"{where}: the names declared outside the ROCm 6.4 headers are missing (scripts/extract_declared.py writes it)"]
+    out = []
+    libraries = set()
+    for r in data.get("releases") or []:
+        libraries.add(str(r.get("library")))
+        if not re.fullmatch(r"[0-9a-f]{40}", str(r.get("commit", ""))):
+            out.append(f"{where}: {r.get('repo')}: the commit must be pinned (40 hex digits)")
+    spelled = {s.symbol for s in hip_sides(rows)}
+    for e in data.get("declared") or []:
+        if str(e.get("library")) not in libraries:
+            out.append(f"{where}: {e.get('name')}: library {e.get('library')} is not among `releases`")
+        if not re.fullmatch(r".+:\d+", str(e.get("at", ""))):
+            out.append(f"{where}: {e.get('name')}: `at` must be path:line")
+    for e in data.get("not_declared") or []:
+        if not _written(str(e.get("reason") or "")):
+            out.append(f"{where}: {e.get('name')}: not declared at the pinned release and no reason is given")
+        if str(e.get("name")) not in spelled:
+            out.append(f"{where}: {e.get('name')}: no row spells it any more (rerun scripts/extract_declared.py)")
+    return out
 
 
 def _check_layouts(proof: HipProof, sides: list[HipSide], root: Path, include: Path, clang: str) -> None:
