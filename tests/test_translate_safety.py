@@ -334,6 +334,17 @@ def test_a_header_whose_api_is_partly_mapped_is_mapped_with_a_note_naming_the_re
     assert rep["flagged"]["kept: header mapped, some of its API left"] == 1
 
 
+def test_a_value_built_of_an_approximate_type_gets_the_rows_caveat_once() -> None:
+    # HIP's OCP fp8 type takes a float through its short constructor on gfx942: the rename compiles,
+    # so the construction is where a person must look.
+    text, rep = tr("#include <cuda_fp8.h>\n__global__ void k(const float* in, __nv_fp8_e4m3* o) {\n"
+                   "  o[0] = __nv_fp8_e4m3(in[0]);\n  o[1] = __nv_fp8_e4m3(in[1]);\n}\n")
+    assert text.count("// xlate: __nv_fp8_e4m3(...) -> __hip_fp8_e4m3(...), which is not the same type") == 1
+    assert "short constructor" in text and rep["flagged"]["kept: approximate type constructed"] == 1
+    plain, _ = tr("__global__ void k(float4* o) { o[0] = make_float4(1.f, 2.f, 3.f, 4.f); }\n")
+    assert "not the same type" not in plain
+
+
 def test_a_users_names_shaped_unlike_the_api_do_not_count_as_unported() -> None:
     # The project's own macro and variables named after the library are not cuBLAS names.
     text, _ = tr("#include <cublas_v2.h>\n#define CUBLAS_CHECK(x) (x)\nsize_t cublas_workspace_size = 0;\n"

@@ -146,6 +146,29 @@ def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
     return own
 
 
+def note_approximate_constructions(found: list[tuple[Any, Any]], source: bytes, starts: list[int], report: Report,
+                                   options: Options, notes: Notes, smap: Any = None) -> None:
+    """A value built as `T(x)` of a type whose HIP side is only approximate gets the row's caveat once
+    per type and file: the rename compiles, but its constructors are where the types differ (HIP's
+    OCP fp8 type on gfx942 takes a float through its short constructor)."""
+    done: set[str] = set()
+    for o, entry in found:
+        node, written = o[6], o[2]
+        row = getattr(entry, "row", None)
+        if node is None or written in done or row is None or row.kind != "type" or entry.hip_relation != "approximate":
+            continue
+        parent = node.parent
+        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+            continue
+        target, why = hip_name(entry, options, smap)
+        caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
+        if why != "ok" or target is None or not caveat:
+            continue
+        done.add(written)
+        notes.add(starts, node.start_byte, f"{written}(...) -> {target}(...), which is not the same type: {caveat}; check "
+                  "what this construction gives on the target", report, "approximate type constructed")
+
+
 def dead_definitions(found: list[tuple[Any, Any]]) -> list[tuple[int, int]]:
     """Byte ranges of the file's function definitions of mapped names that HIP never compiles (see
     guards): they stay as written, and their names protect no call."""
