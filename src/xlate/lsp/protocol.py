@@ -142,6 +142,29 @@ async def _read_messages(reader: Any, protocol: XlateProtocol, stop: threading.E
             protocol.lossy_body = False
 
 
+# How long the tasks still running when the message loop ends get to finish their cancellation.
+SHUTDOWN_GRACE_S = 2.0
+
+
+def _run_bounded(main: Any) -> None:
+    """asyncio.run, except that the tasks left when `main` ends get SHUTDOWN_GRACE_S to finish their
+    cancellation instead of as long as they like: after `exit` the server must end, and one handler
+    stuck in its cancellation kept the process (and the client waiting for it) alive."""
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(main)
+    finally:
+        try:
+            left = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in left:
+                task.cancel()
+            if left:
+                loop.run_until_complete(asyncio.wait(left, timeout=SHUTDOWN_GRACE_S))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
 def serve_stdio(server: Any) -> None:
     """Run `server` on stdin and stdout with the message loop above."""
     from pygls.io_ import StdinAsyncReader, StdoutWriter
@@ -154,7 +177,7 @@ def serve_stdio(server: Any) -> None:
 
     server.protocol.set_writer(StdoutWriter(os.fdopen(os.dup(sys.stdout.fileno()), "wb")))
     try:
-        asyncio.run(_read_messages(reader, server.protocol, stop))
+        _run_bounded(_read_messages(reader, server.protocol, stop))
     except BrokenPipeError:
         logger.error("the client closed the connection")
     except (KeyboardInterrupt, SystemExit):
