@@ -4,17 +4,16 @@ protects no call, while a definition HIP does compile keeps protecting the calls
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from xlate.cuda import prepare
 from xlate.cuda.parser import parse
-from xlate.hip_headers import absent_reason, find_rocm_headers
 from xlate.translate.cli import run
 from xlate.translate.guards import compiled_out
+
+from tests.translate_support import COMPILE_SKIP, compile_hip
 
 CASES = """#if defined(MY_FLAG) && (__CUDACC_VER_MAJOR__ < 12) && !((__CUDA_ARCH__ >= 800) || !defined(__CUDA_ARCH__))
 int f1;
@@ -103,18 +102,10 @@ def test_a_definition_hip_compiles_keeps_its_calls(tmp_path: Path) -> None:
     assert "defines its own __ldcs" in kernel
 
 
-ROCM = find_rocm_headers()
-CLANG = shutil.which("clang++-19")
-SKIP = None if ROCM and CLANG else ("clang++-19 is not installed" if not CLANG else absent_reason())
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP)
 def test_both_translations_compile(tmp_path: Path) -> None:
-    assert ROCM is not None and CLANG is not None
     for name, text in (("shim.h", SHIM), ("mine.h", USER)):
         out = _translate(tmp_path / name.replace(".", "_"), name, text)
-        cmd = [CLANG, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-std=c++17", "-w", "-fsyntax-only",
-               "-I", str(ROCM.include), "-I", str(out), str(out / "k.hip")]
-        done = subprocess.run(cmd, capture_output=True, text=True, env={"HIP_PLATFORM": "amd", "PATH": "/usr/bin:/bin"}, timeout=120)
+        done = compile_hip(out / "k.hip", "gfx942", "syntax", include=[out])
         assert done.returncode == 0, (name, done.stderr[-2000:])

@@ -4,16 +4,15 @@ named like the library (NVTX_SCOPE) does not count as an unported NVTX name, and
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from xlate import kb
-from xlate.hip_headers import absent_reason, find_rocm_headers
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
+
+from tests.translate_support import COMPILE_SKIP, ROCM, compile_hip
 
 SOURCE = """#include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
@@ -55,20 +54,13 @@ def test_a_stream_name_keeps_nvidias_header_with_a_note() -> None:
     assert "#include <nvtx3/nvToolsExtCudaRt.h>" in out and "// xlate:" in out
 
 
-ROCM = find_rocm_headers()
-CLANG = shutil.which("clang++-19")
-SKIP = None if ROCM and CLANG else ("clang++-19 is not installed" if not CLANG else absent_reason())
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP)
 def test_the_translated_file_compiles(tmp_path: Path) -> None:
-    assert ROCM is not None and CLANG is not None
+    assert ROCM is not None
     if not (ROCM.include / "roctracer" / "roctx.h").is_file():
         pytest.skip("roctracer/roctx.h is not among the unpacked ROCm headers (scripts/install-test-deps.sh adds it)")
     src = tmp_path / "t.hip"
     src.write_text(_translate(SOURCE))
-    cmd = [CLANG, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-std=c++17", "-w", "-fsyntax-only",
-           "-I", str(ROCM.include), str(src)]
-    done = subprocess.run(cmd, capture_output=True, text=True, env={"HIP_PLATFORM": "amd", "PATH": "/usr/bin:/bin"}, timeout=120)
+    done = compile_hip(src, "gfx942", "syntax")
     assert done.returncode == 0, done.stderr[-2000:]

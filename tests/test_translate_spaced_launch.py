@@ -4,17 +4,16 @@ and nothing else that looks alike (shifts, comments) is touched."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from xlate import kb
 from xlate.cuda.prepare import for_parsing, spaced_launches
-from xlate.hip_headers import absent_reason, find_rocm_headers
 from xlate.translate.engine import translate_source
 from xlate.translate.options import Options
+
+from tests.translate_support import COMPILE_SKIP, compile_hip
 
 SOURCE = """template <int N> __global__ void fill(int* p) { p[threadIdx.x] = N; }
 __global__ void add(int* p, int v) { p[threadIdx.x] += v; }
@@ -47,20 +46,12 @@ def test_translate_joins_the_chevrons_and_leaves_the_rest() -> None:
     assert "3 << 2, other = 8 >> 1 > (2);  // add << <grid, block >> >(d, 1) in a comment" in out
 
 
-ROCM = find_rocm_headers()
-CLANG = shutil.which("clang++-19")
-SKIP = None if ROCM and CLANG else ("clang++-19 is not installed" if not CLANG else absent_reason())
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP)
 def test_the_translated_launches_compile(tmp_path: Path) -> None:
-    assert ROCM is not None and CLANG is not None
     src = tmp_path / "t.hip"
     src.write_text(_translate(SOURCE))
-    cmd = [CLANG, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-std=c++17", "-w", "-fsyntax-only",
-           "-I", str(ROCM.include), str(src)]
-    done = subprocess.run(cmd, capture_output=True, text=True, env={"HIP_PLATFORM": "amd", "PATH": "/usr/bin:/bin"}, timeout=120)
+    done = compile_hip(src, "gfx942", "syntax")
     assert done.returncode == 0, done.stderr[-2000:]
     src.write_text(SOURCE.replace("<<<grid, block>>>", "<< <grid, block >> >"))
-    assert subprocess.run([*cmd[:-1], str(src)], capture_output=True, timeout=120).returncode != 0  # clang rejects them
+    assert compile_hip(src, "gfx942", "syntax").returncode != 0  # clang rejects them
