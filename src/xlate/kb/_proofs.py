@@ -209,12 +209,17 @@ def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -
     return run.stderr
 
 
+def _read_spec(path: Path) -> dict[str, Any] | None:
+    """A specs file as a mapping (an empty one where the file holds none); None where it is absent."""
+    if not path.is_file():
+        return None
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return data if isinstance(data, dict) else {}
+
+
 def cuda_layouts(root: Path) -> dict[str, dict[str, Any]]:
     """CUDA's published sizeof/alignof per type name, from symbols/specs/cuda-layouts.yaml."""
-    path = root / SPECS_DIR / LAYOUTS_FILE
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = _read_spec(root / SPECS_DIR / LAYOUTS_FILE) or {}
     return {str(k): v for k, v in (data.get("types") or {}).items()}
 
 
@@ -294,11 +299,7 @@ def declared_outside_path(root: Path) -> Path:
 
 def load_declared_outside(root: Path) -> dict[str, Any]:
     """That file as data: `releases`, `declared` and `not_declared` lists ({} if absent)."""
-    path = declared_outside_path(root)
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return data if isinstance(data, dict) else {}
+    return _read_spec(declared_outside_path(root)) or {}
 
 
 @dataclass(frozen=True)
@@ -419,10 +420,9 @@ def load_msl(root: Path) -> tuple[dict[str, MslEntry], dict[str, Any]]:
     out: dict[str, MslEntry] = {}
     heads: dict[str, Any] = {}
     for fname in (MSL_FILE, METAL_API_FILE):
-        path = root / SPECS_DIR / fname
-        if not path.is_file():
+        data = _read_spec(root / SPECS_DIR / fname)
+        if data is None:
             continue
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         heads[fname] = {k: v for k, v in data.items() if k != "entries"}
         for e in data.get("entries") or []:
             entry = MslEntry(str(e["name"]), str(e["section"]), str(e.get("msl", "")), str(e.get("kind", "")), e.get("args"))
@@ -537,11 +537,7 @@ def msl_attested_path(root: Path) -> Path:
 
 def load_msl_attested(root: Path) -> dict[str, Any]:
     """The attestation file as data: `repositories`, `attested` and `not_attested` lists ({} if absent)."""
-    path = msl_attested_path(root)
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return data if isinstance(data, dict) else {}
+    return _read_spec(msl_attested_path(root)) or {}
 
 
 def _written(text: str) -> bool:
