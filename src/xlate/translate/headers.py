@@ -279,8 +279,7 @@ def add_declaring_headers(tree: Tree, source: bytes, edits: Edits, report: Repor
     for header, pattern in wanted.items():
         if header in present or not any(pattern.match(w) for w in written):
             continue
-        runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
-        pos = _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
+        pos = _after_runtime(tree, source, headers_now)
         if edits.add(pos, pos, f"#include <{header}>\n".encode()):
             report.rewritten["type-header-include"] += 1
 
@@ -296,6 +295,13 @@ def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
                 out.add(fn.text.decode())
         stack.extend(n.children)
     return out
+
+
+def _after_runtime(tree: Tree, source: bytes, headers_now: dict[str, int]) -> int:
+    """Where a header goes that must follow the runtime header: the line after it, or where the
+    runtime header itself would go."""
+    runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
+    return _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
 
 
 def has_runtime(headers_now: dict[str, int]) -> bool:
@@ -317,8 +323,7 @@ def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, he
         called = _unqualified_calls(tree.root_node, set()) if called is None else called
         if not any(pattern.match(name) for name in called):
             continue
-        runtime = [at for h, at in headers_now.items() if h.encode() in _RUNTIME_HEADERS]
-        pos = _line_after(source, min(runtime)) if runtime else insertion_point(tree, source)
+        pos = _after_runtime(tree, source, headers_now)
         if edits.add(pos, pos, f"#include <{header}>\n".encode()):
             report.rewritten["host-header-include"] += 1
 
