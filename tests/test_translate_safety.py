@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.translate_support import CLANG, COMPILE_SKIP, compile_hip, hip_env
+from tests.translate_support import CLANG, COMPILE_SKIP, ROCM, compile_hip, hip_env
 from xlate import kb
 from xlate.translate import calldata
 from xlate.translate.engine import translate_source
@@ -334,15 +334,54 @@ def test_a_header_whose_api_is_partly_mapped_is_mapped_with_a_note_naming_the_re
     assert rep["flagged"]["kept: header mapped, some of its API left"] == 1
 
 
-def test_a_value_built_of_an_approximate_type_gets_the_rows_caveat_once() -> None:
-    # HIP's OCP fp8 type takes a float through its short constructor on gfx942: the rename compiles,
-    # so the construction is where a person must look.
+def test_a_device_construction_of_an_fp8_type_keeps_its_cuda_spelling_with_the_caveat() -> None:
+    # HIP's OCP fp8 types have host-only float constructors on gfx942 (e4m3 takes a float through its
+    # short one): in device code the construction stays CUDA's, so the port fails where a person must look.
     text, rep = tr("#include <cuda_fp8.h>\n__global__ void k(const float* in, __nv_fp8_e4m3* o) {\n"
                    "  o[0] = __nv_fp8_e4m3(in[0]);\n  o[1] = __nv_fp8_e4m3(in[1]);\n}\n")
-    assert text.count("// xlate: __nv_fp8_e4m3(...) -> __hip_fp8_e4m3(...), which is not the same type") == 1
-    assert "short constructor" in text and rep["flagged"]["kept: approximate type constructed"] == 1
+    assert "__global__ void k(const float* in, __hip_fp8_e4m3* o)" in text  # the declaration is renamed
+    assert text.count("o[0] = __nv_fp8_e4m3(in[0]);") == 1 and text.count("o[1] = __nv_fp8_e4m3(in[1]);") == 1
+    assert text.count("// xlate: kept __nv_fp8_e4m3(...)") == 2 and text.count("short constructor") == 1
+    assert rep["flagged"]["kept: approximate type constructed"] == 2
+    # A lambda may be a device lambda: kept too. Host code gets the rename and the caveat once.
+    lam, _ = tr("#include <cuda_fp8.h>\nvoid h(float x) { auto f = [=] __device__ () { return __nv_fp8_e5m2(x); }; }\n",
+                name="a.cu")
+    assert "return __nv_fp8_e5m2(x);" in lam and "// xlate: kept __nv_fp8_e5m2(...)" in lam
+    host, _ = tr("#include <cuda_fp8.h>\nvoid h(float x, __nv_fp8_e5m2* o) { o[0] = __nv_fp8_e5m2(x); }\n", name="a.cu")
+    assert "o[0] = __hip_fp8_e5m2(x);" in host
+    assert "// xlate: __nv_fp8_e5m2(...) -> __hip_fp8_e5m2(...), which is not the same type" in host
     plain, _ = tr("__global__ void k(float4* o) { o[0] = make_float4(1.f, 2.f, 3.f, 4.f); }\n")
-    assert "not the same type" not in plain
+    assert "not the same type" not in plain and "kept" not in plain
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP or "compile checks run")
+def test_the_fp8_constructions_kept_in_device_code_are_those_hip_does_not_take_there(tmp_path: Path) -> None:
+    # calls.yaml's device_construction: each listed type's HIP side is constructed from its float form
+    # in host code (compiles) and in gfx942 device code (rejected, or for e4m3 only through an integer
+    # constructor, which clang's AST shows).
+    args = {"": "float", "x2": "float2", "x4": "float4"}
+    for cuda in calldata.device_construction():
+        width = cuda.removeprefix("__nv_fp8").split("_")[0]
+        entry = kb.load_symbols().get(cuda)
+        assert entry is not None, cuda
+        hip = hip_name(entry, Options(), None)[0]
+        src = tmp_path / f"{cuda}.hip"
+        src.write_text(f"#include <hip/hip_runtime.h>\n#include <hip/hip_fp8.h>\n"
+                       f"void host({args[width]} v) {{ {hip} h = {hip}(v); (void)h; }}\n"
+                       f"__global__ void k({args[width]} v, {hip}* o) {{ o[0] = {hip}(v); }}\n")
+        run = compile_hip(src, "gfx942", "syntax")
+        lines = {int(m.group(1)) for m in re.finditer(r":(\d+):\d+: error", run.stderr)}
+        assert 3 not in lines, (cuda, run.stderr)  # host code takes it
+        if cuda != "__nv_fp8_e4m3":
+            assert 4 in lines, (cuda, run.stderr)  # device code does not
+            continue
+        assert run.returncode == 0, run.stderr
+        ast = subprocess.run([str(CLANG), "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-std=c++17", "-w",
+                              "--cuda-device-only", "-I", str(ROCM.include), "-fsyntax-only", "-Xclang", "-ast-dump",
+                              "-Xclang", "-ast-dump-filter=k", str(src)],
+                             capture_output=True, text=True, env=hip_env(), timeout=300)
+        assert "FloatingToIntegral" in ast.stdout, "e4m3 in device code no longer goes through an integer constructor"
 
 
 def test_a_users_names_shaped_unlike_the_api_do_not_count_as_unported() -> None:

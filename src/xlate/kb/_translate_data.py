@@ -26,7 +26,8 @@ TRANSLATE_DIR = "translate"
 TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
     "headers.yaml": (("apis", "declares", "host_uses"), "CUDA headers"),
-    "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address"), "CUDA names"),
+    "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address", "device_construction"),
+                   "CUDA names"),
     "compat.yaml": (("snippets", "helpers", "headers"), "names"),
 }
 COMPAT_DIR = "compat"  # compat.yaml's snippets: compat/<name>.h
@@ -152,6 +153,7 @@ def _models() -> dict[str, type[BaseModel]]:
         same_shape: dict[str, SameShape]  # qualified names too (nvcuda::wmma::fill_fragment)
         erase: dict[CName, Erase]
         function_address: dict[CName, FunctionAddress]
+        device_construction: dict[CName, Erase]  # only a source, like erase
 
     class Api(Entry):
         """The names of the API a CUDA header declares, as a regex over whole spellings."""

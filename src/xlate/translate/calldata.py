@@ -1,12 +1,13 @@
 """glossary/translate/calls.yaml: how a call's arguments change when its row's HIP name is written.
 
-Six parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
+Seven parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
 CUDA call's), `typed` (the pointee types of the first argument for which the row's spelling is
 proven to compile, and those for which HIP declares the CUDA name itself), `maskless` (value types
 for which a shuffle's mask-less HIP form is proven), `same_shape` (approximate
 rows whose HIP function takes the CUDA call's arguments unchanged), `erase` (macros with no HIP
-spelling that expand to nothing where HIP runs) and `function_address` (the kernel argument HIP
-takes as `const void*`). The names written still come from the rows; this file never names a HIP
+spelling that expand to nothing where HIP runs), `function_address` (the kernel argument HIP
+takes as `const void*`) and `device_construction` (approximate types whose `T(...)` keeps its CUDA
+spelling in device code). The names written still come from the rows; this file never names a HIP
 function to call.
 """
 
@@ -24,7 +25,8 @@ _PARTS: dict[str, dict[str, type]] = {"append": {"hip": str, "arity": int, "argu
           "maskless": {"accepts": list, "source": str},
           "same_shape": {"source": str},
           "erase": {"source": str},
-          "function_address": {"index": int, "source": str}}
+          "function_address": {"index": int, "source": str},
+          "device_construction": {"source": str}}
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
 _TYPE = re.compile(r"[A-Za-z_]\w*(?: [A-Za-z_]\w*)*")
@@ -91,3 +93,8 @@ def erase() -> dict[str, dict[str, Any]]:
 def function_address() -> dict[str, dict[str, Any]]:
     """CUDA call -> {index, source}: the argument that names a kernel."""
     return _data()["function_address"]
+
+
+def device_construction() -> dict[str, dict[str, Any]]:
+    """CUDA type -> {source}: types whose construction in device code keeps the CUDA spelling."""
+    return _data()["device_construction"]

@@ -147,26 +147,55 @@ def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
 
 
 def note_approximate_constructions(found: list[tuple[Any, Any]], source: bytes, starts: list[int], report: Report,
-                                   options: Options, notes: Notes, smap: Any = None) -> None:
+                                   options: Options, notes: Notes, smap: Any = None, view: Any = None,
+                                   claimed: set[int] | None = None) -> None:
     """A value built as `T(x)` of a type whose HIP side is only approximate gets the row's caveat once
-    per type and file: the rename compiles, but its constructors are where the types differ (HIP's
-    OCP fp8 type on gfx942 takes a float through its short constructor)."""
+    per type and file: the rename compiles, but its constructors are where the types differ. Where
+    calls.yaml's `device_construction` lists the type and the construction may run on the device
+    (a __device__ or __global__ function, or a lambda, whose qualifiers the parse does not settle),
+    the construction keeps its CUDA spelling (its offset goes into `claimed`) with a note at each
+    site: HIP's constructors there do not take what CUDA's take (gfx942's OCP fp8 types have only
+    host-side float constructors; e4m3 takes a float through its short one)."""
+    kept_types = calldata.device_construction()
     done: set[str] = set()
     for o, entry in found:
         node, written = o[6], o[2]
         row = getattr(entry, "row", None)
-        if node is None or written in done or row is None or row.kind != "type" or entry.hip_relation != "approximate":
+        if node is None or row is None or row.kind != "type" or entry.hip_relation != "approximate":
             continue
         parent = node.parent
         if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
             continue
         target, why = hip_name(entry, options, smap)
         caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
-        if why != "ok" or target is None or not caveat:
+        if why != "ok" or target is None:
+            continue
+        if written in kept_types and claimed is not None and _may_run_on_device(parent, view):
+            claimed.add(occurrence_offset(o, source, starts))
+            said = f" ({caveat})" if caveat and written not in done else ""
+            done.add(written)
+            notes.add(starts, node.start_byte, f"kept {written}(...): in device code {target}'s constructors do not "
+                      f"take what {written}'s take{said}; convert explicitly for the target", report,
+                      "approximate type constructed")
+            continue
+        if written in done or not caveat:
             continue
         done.add(written)
         notes.add(starts, node.start_byte, f"{written}(...) -> {target}(...), which is not the same type: {caveat}; check "
                   "what this construction gives on the target", report, "approximate type constructed")
+
+
+def _may_run_on_device(node: Node, view: Any) -> bool:
+    """Whether code at `node` may be compiled for the device: inside a __device__/__global__
+    function, inside a lambda (its qualifiers are not read here), or with no view to ask."""
+    if view is None or view.in_device_code(node):
+        return True
+    up = node.parent
+    while up is not None and up.type != "function_definition":
+        if up.type == "lambda_expression":
+            return True
+        up = up.parent
+    return False
 
 
 def dead_definitions(found: list[tuple[Any, Any]]) -> list[tuple[int, int]]:
