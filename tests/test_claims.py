@@ -111,6 +111,12 @@ RETRACTED = [
     r"Neither HIP nor Metal has a cross-block on-chip memory",
     r"a mandatory find step",
     r"The Metal compiler never sees a GPU model",
+    # The self-audit of 2026-12-06, third record (docs/contributing/audits/2026-12-06-c-self.md).
+    r"pipelining\); kernels cannot declare it",
+    r"tcgen05 on Blackwell, MFMA on CDNA",
+    r"Blocks of one grid run in any order and cannot wait",
+    r"Kernel parameters cannot be references",
+    r"adds 64-bit integers and half, float and double",
 ]
 
 
