@@ -338,6 +338,35 @@ def test_each_load_and_store_helper_compiles_for_every_proven_type(name: str, tm
 
 @needs_compiler
 @pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n, h in compat.helpers().items() if h["argument"] == "function"])
+def test_each_function_helper_compiles_on_the_host_and_returns_cudas_type(name: str, tmp_path: Path) -> None:
+    helper = compat.helpers()[name]
+    assert helper["returns"], f"{name}: a function helper says what CUDA's function returns"
+    lines = ["#include <type_traits>\n#include <cstddef>\nusing std::size_t;\n"]
+    for i, args in enumerate(helper["proven"]):
+        params = args[1:-1].strip()
+        names = ", ".join(f"a{j}" for j in range(len(params.split(",")))) if params else ""
+        decl = ", ".join(f"{t.strip()} a{j}" for j, t in enumerate(params.split(","))) if params else ""
+        lines.append(f"void probe{i}({decl}) {{\n  auto r = {helper['spelling']}({names});\n"
+                     f"  static_assert(std::is_same<decltype(r), {helper['returns']}>::value, \"return type\");\n}}\n")
+    src = tmp_path / "probe.hip"
+    src.write_text(_probe("".join(lines), {helper["snippet"]}), encoding="utf-8")
+    done = compile_hip(src, "gfx942", "syntax")
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_a_function_helper_replaces_the_name_in_a_macro_body_and_in_code() -> None:
+    text, rep = tr("#include <cublas_v2.h>\n#define REPORT() printf(\"%zu\\n\", cublasGetCudartVersion())\n"
+                   "size_t v() { return cublasGetCudartVersion(); }\n", name="a.cpp")
+    assert "cublasGetCudartVersion" not in text.replace("// xlate: cublasGetCudartVersion", "")
+    assert "cublasGetCudartVersion())" not in text and "return xlate_compat::cudart_version(); }" in text
+    assert "#ifndef XLATE_COMPAT_CUDART_VERSION" in text
+    assert rep["rewritten"]["compat helper xlate_compat::cudart_version"] == 2
+    assert "not a CUDA version" in text
+
+
+@needs_compiler
+@pytest.mark.slow
 def test_reduce_and_the_function_objects_compile_for_every_proven_type(tmp_path: Path) -> None:
     lines = ["namespace cg = cooperative_groups;\n"]
     for i, t in enumerate(compat.helpers()["cooperative_groups::reduce"]["proven"]):

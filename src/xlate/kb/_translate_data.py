@@ -172,9 +172,10 @@ def _models() -> dict[str, type[BaseModel]]:
 
         spelling: Annotated[str, StringConstraints(pattern=r"^xlate_compat::[A-Za-z_]\w*$")]
         snippet: CName
-        argument: Literal["pointer", "tile", "name"]
+        argument: Literal["pointer", "tile", "name", "function"]
         cuda_types: list[str]
         proven: list[str]
+        returns: str | None = None  # `function` helpers: the CUDA function's return type
         note: str
         source: str
 
@@ -183,7 +184,11 @@ def _models() -> dict[str, type[BaseModel]]:
         @field_validator("proven")
         @classmethod
         def _proven(cls, value: list[str]) -> list[str]:
-            return _types([v.removesuffix("*").rstrip() for v in value]) and value
+            # a `function` helper's proven argument lists: "()" or "(type, type)"
+            types = [t.strip() for v in value for t in (v[1:-1].split(",") if v.startswith("(") and v.endswith(")")
+                                                          else [v]) if t.strip()]
+            _types([t.removesuffix("*").rstrip() for t in types])
+            return value
 
         @field_validator("note")
         @classmethod

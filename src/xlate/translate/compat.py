@@ -1,8 +1,8 @@
 """Compat helpers: portable C++ written into the translated file for CUDA calls HIP lacks.
 
-glossary/translate/compat.yaml names, per CUDA name, a helper in namespace xlate_compat (a template:
+glossary/translate/compat.yaml names, per CUDA name, a helper in namespace xlate_compat (mostly a template:
 the compiler decides, for the types at each call, what the call does, and a call the helper does not
-take does not compile) and the snippets of C++ (glossary/translate/compat/*.h) that define it. Three
+take does not compile) and the snippets of C++ (glossary/translate/compat/*.h) that define it. Four
 kinds of call are replaced:
 
 - cache-hinted loads and stores on a pointer (`__ldcs(p)`, `__stcs(p, v)` ...): where calls.yaml
@@ -18,6 +18,8 @@ kinds of call are replaced:
   thread_block, one the syntax does not show) keeps the call with a note.
 - the cooperative-groups function objects (`cg::plus<float>`, ...), wherever the code names them
   qualified, and unqualified inside a replaced reduce call's operator after a using-directive.
+- host functions HIP has no counterpart of whose helper takes the CUDA call's arguments as they are
+  (`cublasGetCudartVersion()`), wherever the code names them.
 
 Each replaced call gets a `// xlate:` note saying what was replaced and what is lost. The file gets
 the snippets it uses as one block right before its first top-level code that uses them, at the
@@ -142,7 +144,7 @@ def rewrite(tree: Tree, found: list[tuple[Any, Any]], source: bytes, starts: lis
             _pointer_call(f, o[6], written, entry.symbol, helper, start, tree)
         elif kind == "tile":
             _reduce_call(f, o[6], written, helper, start)
-        else:
+        else:  # "name" and "function": the spelling wherever the code names it
             deferred.append((o, helper, start))  # after the reduce calls, whose notes come first
     if f.using:
         _unqualified_reduce_calls(f, tree)
