@@ -198,7 +198,8 @@ def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], d
     return "\n".join(lines) + "\n", owner, skipped
 
 
-def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -> str:
+def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -> tuple[str, bool]:
+    """(the compiler's diagnostics, whether it ran: False where it failed without one diagnostic)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "probe.hip"
         path.write_text(source, encoding="utf-8")
@@ -206,7 +207,7 @@ def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -
                "-fsyntax-only", "-ferror-limit=0", "-Wno-everything", "-I", str(include),
                *(f"-D{d}" for d in defines), str(path)]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    return run.stderr
+    return run.stderr, not run.returncode or "error:" in run.stderr
 
 
 def _read_spec(path: Path) -> dict[str, Any] | None:
@@ -253,8 +254,10 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
     source, owner, skipped = _source(include, current)
     configs = {"none": (), "all": macros}
     for name, defines in configs.items():
-        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(_compile(clang, include, source, defines))
-                  if int(m.group(1)) in owner}
+        err, ran = _compile(clang, include, source, defines)
+        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(err) if int(m.group(1)) in owner}
+        if not ran:  # a compiler that did not run proves nothing declared
+            failed = set(owner.values())
         if not owner or max(owner) == 0:
             continue
         proof.declared[name] = {sym: sym not in failed for sym in set(owner.values())}
@@ -383,7 +386,7 @@ def _check_layouts(proof: HipProof, sides: list[HipSide], root: Path, include: P
     names = sorted({s.symbol for s in typed})
     if not names:
         return
-    err = _compile(clang, include, _layout_source(include, names), ())
+    err, _ = _compile(clang, include, _layout_source(include, names), ())
     for m in _LAYOUT.finditer(err):
         proof.layouts[names[int(m.group(1))]] = (int(m.group(2)), int(m.group(3)))
     for s in typed:
