@@ -1,15 +1,24 @@
-"""Extract, from the public headers of libraries the ROCm 6.4 headers do not hold (rocWMMA, hipTensor,
-hipFile), the names they declare, and write those that symbol rows spell, once, as data:
-`glossary/symbols/specs/declared-outside-rocm64.yaml` (its path comes from `xlate.kb`).
+"""Extract, from the public headers of pinned releases the ROCm 6.4 header set does not hold, the names
+they declare, and write those that symbol rows spell, once, as data:
+`glossary/symbols/specs/declared-outside-rocm64.yaml` (its path comes from `xlate.kb`). The releases are
+of two sorts: libraries ROCm 6.4's packaged headers lack (rocWMMA, hipTensor 1.x, hipFile), and later
+releases that rows name as the one a spelling belongs to (HIP 7.1 for the `__reduce_*_sync` functions,
+hipBLAS 3.0 for the hipDataType GEMM-Ex calls, hipTensor 2.x for the cuTENSOR 2 style API).
 
 Each repository is read from a bare git directory at a pinned release tag (`git show TAG:path`): the
 files under its public include folder are scanned for declarations at namespace scope (functions,
 classes, structs, enums and their enumerators, `using` and `typedef` names, macros, namespaces), each
-with its header and line and the macros a positive `#ifdef` / `#if defined(...)` around it requires.
-Only names and locations are written, never header text. Names a row spells that the release does not
-declare go to `not_declared`, where a reason is written by hand (a rerun keeps it; a new one reads TODO).
+with its header and line and the macros a positive `#ifdef` / `#if defined(...)` around it requires;
+where a name is declared more than once, the least guarded declaration is kept. The library's own
+version is read from the release too (its CMake version string or version macros), so that a row's
+version fact is checked against it. Only names, versions and locations are written, never header text.
+Names a row spells that a release does not declare go to `not_declared`, where a reason is written by
+hand (a rerun keeps it; a new one reads TODO). Releases of repositories not given keep what the file
+already holds.
 
-Usage: python3 scripts/extract_declared.py ROCm/rocWMMA=GITDIR ROCm/hipTensor=GITDIR ROCm/hipFile=GITDIR
+Usage: python3 scripts/extract_declared.py OWNER/NAME[@TAG]=GITDIR ...
+  e.g. ROCm/rocWMMA=GITDIR ROCm/hipTensor=GITDIR ROCm/hipFile=GITDIR ROCm/rocm-libraries=GITDIR
+  (@TAG reads another tag than RELEASES pins, for every release of that repository)
 """
 
 from __future__ import annotations
@@ -18,20 +27,45 @@ import argparse
 import re
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import yaml
 
 from xlate import kb
 
-# repository -> (library, release tag, public include folder). The tag is a ROCm release where the
-# repository has one (rocWMMA and hipTensor stop at rocm-6.2.2 before moving into rocm-libraries);
-# hipFile has no ROCm 6.x release, its tag marks the commit rocm-systems took in.
-RELEASES = {
-    "ROCm/rocWMMA": ("rocWMMA", "rocm-6.2.2", "library/include"),
-    "ROCm/hipTensor": ("hipTensor", "rocm-6.2.2", "library/include"),
-    "ROCm/hipFile": ("hipFile", "rocm-systems", "include"),
-}
+_CMAKE_VERSION = (r'set\s*\(\s*VERSION_STRING\s+"(\d+(?:\.\d+)+)"',)
+
+
+@dataclass(frozen=True)
+class Release:
+    """A library at a release tag: where its public headers are, and where its version is read (each
+    pattern's group is one part of the version, in order)."""
+
+    library: str
+    repo: str
+    tag: str
+    include: str
+    version_file: str
+    version_parts: tuple[str, ...]
+
+
+# The tag is a ROCm release where the repository has one (rocWMMA and hipTensor stop at rocm-6.2.2 in
+# their own repositories before moving into rocm-libraries); hipFile has no ROCm 6.x release, its tag
+# marks the commit rocm-systems took in. The last three are the releases rows name beyond ROCm 6.4:
+# HIP's device headers (clr, with HIP's version file beside it) and hipBLAS and hipTensor 2.x, which
+# moved into the rocm-systems and rocm-libraries monorepos.
+RELEASES = (
+    Release("rocWMMA", "ROCm/rocWMMA", "rocm-6.2.2", "library/include", "CMakeLists.txt", _CMAKE_VERSION),
+    Release("hipTensor", "ROCm/hipTensor", "rocm-6.2.2", "library/include", "CMakeLists.txt", _CMAKE_VERSION),
+    Release("hipFile", "ROCm/hipFile", "rocm-systems", "include", "include/hipfile.h",
+            tuple(rf"#\s*define\s+HIPFILE_VERSION_{part}\s+(\d+)" for part in ("MAJOR", "MINOR", "PATCH"))),
+    Release("HIP", "ROCm/rocm-systems", "rocm-7.1.0", "projects/clr/hipamd/include", "projects/hip/VERSION",
+            tuple(rf"#HIP_VERSION_{part}\s+(\d+)" for part in ("MAJOR", "MINOR"))),
+    Release("hipBLAS", "ROCm/rocm-libraries", "rocm-7.0.0", "projects/hipblas/library/include",
+            "projects/hipblas/CMakeLists.txt", _CMAKE_VERSION),
+    Release("hipTensor", "ROCm/rocm-libraries", "rocm-7.0.0", "projects/hiptensor/library/include",
+            "projects/hiptensor/CMakeLists.txt", _CMAKE_VERSION),
+)
 HEADER_SUFFIXES = (".h", ".hpp", ".hh")
 _TOKEN = re.compile(r'[A-Za-z_]\w*|::|"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\S')
 _NOT_A_TYPE = {"return", "if", "while", "for", "switch", "sizeof", "alignof", "new", "delete", "throw", "case",
@@ -63,8 +97,8 @@ def _strip_comments(text: str) -> str:
 
 
 def _positive(condition: str) -> set[str]:
-    """Macros a `#if` condition requires defined (`defined(X)` not negated)."""
-    return set(re.findall(r"(?<!!)\s*defined\s*\(?\s*([A-Za-z_]\w*)", " " + condition))
+    """Macros a `#if` condition requires defined (`defined(X)` not negated, `! defined X` included)."""
+    return {name for bang, name in re.findall(r"(!?)\s*\bdefined\s*\(?\s*([A-Za-z_]\w*)", condition) if not bang}
 
 
 def scan(header: str, text: str) -> list[Declaration]:
@@ -195,60 +229,97 @@ def _git(gitdir: str, *args: str) -> str:
     return run.stdout
 
 
+def read_version(gitdir: str, commit: str, release: Release) -> tuple[str, str]:
+    """(version, 'file:line' of its first part) read from the release."""
+    text = _git(gitdir, "show", f"{commit}:{release.version_file}")
+    found = [re.search(p, text) for p in release.version_parts]
+    if not all(found):
+        raise SystemExit(f"{release.repo} {release.tag}: no version in {release.version_file}")
+    first = found[0]
+    assert first is not None
+    return ".".join(m.group(1) for m in found if m), f"{release.version_file}:{text.count(chr(10), 0, first.start(1)) + 1}"
+
+
 def wanted_names(rows: dict[str, dict[str, object]]) -> dict[str, str]:
-    """Spelling -> library, for every HIP side of a library this script reads."""
-    libraries = {lib for lib, _, _ in RELEASES.values()}
-    out = {}
-    for side in kb.hip_sides(rows):  # type: ignore[arg-type]
-        lib = kb.outside_library(side.symbol)
-        if lib in libraries:
-            out[side.symbol] = lib
-    return out
+    """Spelling -> library, for every HIP side the table settles that one of RELEASES' libraries holds."""
+    libraries = {r.library for r in RELEASES}
+    return {sym: lib for sym, lib in kb.table_spellings(rows).items() if lib in libraries}  # type: ignore[arg-type]
+
+
+def read_release(gitdir: str, release: Release, wanted: dict[str, str], reasons: dict[tuple[str, str, str], str]
+                 ) -> tuple[dict[str, str], list[dict[str, object]], list[dict[str, str]]]:
+    """(release entry, declared entries, not_declared entries) of one release."""
+    commit = _git(gitdir, "rev-list", "-n", "1", release.tag).strip()
+    version, version_at = read_version(gitdir, commit, release)
+    head = {"library": release.library, "version": version, "version_at": version_at, "repo": release.repo,
+            "tag": release.tag, "commit": commit, "include": release.include}
+    names = {n for n, lib in wanted.items() if lib == release.library}
+    files = [f for f in _git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", release.include).split("\n")
+             if f.endswith(HEADER_SUFFIXES)]
+    best: dict[str, Declaration] = {}  # name -> its least guarded declaration
+    for path in sorted(files):
+        header = path[len(release.include) + 1:]
+        if header in names:
+            best[header] = Declaration(header, "header", path, 1, ())
+        for d in scan(path, _git(gitdir, "show", f"{commit}:{path}")):
+            if d.name in names and (d.name not in best or len(d.macros) < len(best[d.name].macros)):
+                best[d.name] = d
+    tag = {"library": release.library, "version": version}
+    declared = [{"name": d.name, **tag, "kind": d.kind, "at": f"{d.header}:{d.line}", **({"macros": list(d.macros)} if d.macros else {})}
+                for d in best.values()]
+    missing = [{"name": n, **tag, "reason": reasons.get((n, release.library, version)) or "TODO: why the pinned release lacks it"}
+               for n in sorted(names - set(best))]
+    return head, declared, missing
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("gitdirs", nargs="+", metavar="OWNER/NAME=GITDIR")
+    ap.add_argument("gitdirs", nargs="+", metavar="OWNER/NAME[@TAG]=GITDIR")
     args = ap.parse_args(argv)
-    given = dict(a.split("=", 1) for a in args.gitdirs if "=" in a)
-    unknown = set(given) - set(RELEASES)
-    if unknown or len(given) != len(args.gitdirs):
-        print(f"expected OWNER/NAME=GITDIR for {', '.join(RELEASES)}; got {', '.join(args.gitdirs)}", file=sys.stderr)
+    given: dict[str, tuple[str | None, str]] = {}
+    for a in args.gitdirs:
+        if "=" not in a:
+            break
+        spec, gitdir = a.split("=", 1)
+        repo, _, tag = spec.partition("@")
+        given[repo] = (tag or None, gitdir)
+    known = {r.repo for r in RELEASES}
+    if len(given) != len(args.gitdirs) or set(given) - known:
+        print(f"expected OWNER/NAME[@TAG]=GITDIR for {', '.join(sorted(known))}; got {', '.join(args.gitdirs)}", file=sys.stderr)
         return 2
     root = kb.glossary_root()
     wanted = wanted_names(kb.load_glossary(root).rows)
     out_path = kb.declared_outside_path(root)
     old = kb.load_declared_outside(root)
-    reasons = {str(e["name"]): str(e.get("reason", "")) for e in old.get("not_declared") or []}
-    releases, declared, found = [], [], set()
-    for repo, gitdir in given.items():
-        library, tag, include = RELEASES[repo]
-        commit = _git(gitdir, "rev-list", "-n", "1", tag).strip()
-        releases.append({"library": library, "repo": repo, "tag": tag, "commit": commit, "include": include})
-        files = [f for f in _git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", include).split("\n")
-                 if f.endswith(HEADER_SUFFIXES)]
-        for path in sorted(files):
-            header = path[len(include) + 1:]
-            if header in wanted:
-                declared.append({"name": header, "library": library, "kind": "header", "at": f"{path}:1"})
-                found.add(header)
-            for d in scan(header, _git(gitdir, "show", f"{commit}:{path}")):
-                if d.name in wanted and d.name not in found and wanted[d.name] == library:
-                    found.add(d.name)
-                    entry = {"name": d.name, "library": library, "kind": d.kind, "at": f"{path}:{d.line}"}
-                    if d.macros:
-                        entry["macros"] = list(d.macros)
-                    declared.append(entry)
-    read = {r["library"] for r in releases}
-    missing = [{"name": n, "library": lib, "reason": reasons.get(n) or "TODO: why the pinned release lacks it"}
-               for n, lib in sorted(wanted.items()) if lib in read and n not in found]
-    head = ("# Names the public headers of libraries outside the ROCm 6.4 header set declare, at pinned releases:\n"
-            "# only the names symbol rows spell, with header path and line (no header text).\n"
-            "# Written by scripts/extract_declared.py; `not_declared` reasons are written by hand.\n")
-    data = {"releases": releases, "declared": sorted(declared, key=lambda e: (e["library"], e["name"])),
-            "not_declared": missing}
-    out_path.write_text(head + yaml.safe_dump(data, sort_keys=False, width=140), encoding="utf-8")
-    print(f"{kb.display_path(out_path, root)}: {len(declared)} declared, {len(missing)} not declared")
+    reasons = {(str(e["name"]), str(e.get("library")), str(e.get("version", ""))): str(e.get("reason", ""))
+               for e in old.get("not_declared") or []}
+    releases: list[dict[str, str]] = []
+    declared: list[dict[str, object]] = []
+    missing: list[dict[str, str]] = []
+    for release in RELEASES:
+        if release.repo in given:
+            tag, gitdir = given[release.repo]
+            head, found, lacking = read_release(gitdir, replace(release, tag=tag or release.tag), wanted, reasons)
+        else:  # not read this time: what the file holds for it stays
+            kept = [r for r in old.get("releases") or [] if (r.get("repo"), r.get("library")) == (release.repo, release.library)]
+            if not kept:
+                continue
+            head = kept[0]
+            mine = (head.get("library"), head.get("version"))
+            found = [e for e in old.get("declared") or [] if (e.get("library"), e.get("version")) == mine]
+            lacking = [e for e in old.get("not_declared") or [] if (e.get("library"), e.get("version")) == mine]
+        releases.append(head)
+        declared += found
+        missing += lacking
+    head_text = ("# Names that the public headers of pinned releases outside the ROCm 6.4 header set declare (libraries\n"
+                 "# that set lacks, and the later releases rows name): only the names symbol rows spell, with header path\n"
+                 "# and line (no header text), and each release's own version, which rows' version facts are checked against.\n"
+                 "# Written by scripts/extract_declared.py; `not_declared` reasons are written by hand.\n")
+    data = {"releases": releases,
+            "declared": sorted(declared, key=lambda e: (str(e["library"]), str(e["version"]), str(e["name"]))),
+            "not_declared": sorted(missing, key=lambda e: (e["library"], e["version"], e["name"]))}
+    out_path.write_text(head_text + yaml.safe_dump(data, sort_keys=False, width=140), encoding="utf-8")
+    print(f"{kb.display_path(out_path, root)}: {len(releases)} releases, {len(declared)} declared, {len(missing)} not declared")
     return 0
 
 

@@ -58,23 +58,25 @@ def hip_proof(glossary: kb.Glossary):
 # test below until it is listed here: the set only shrinks by a probe, never grows unnoticed.
 WMMA = ("accumulator", "col_major", "fill_fragment", "fragment", "load_matrix_sync", "matrix_a", "matrix_b",
         "mem_col_major", "mem_row_major", "mma_sync", "row_major", "store_matrix_sync")
+# Each of these rows names a release newer than the ROCm 6.4 headers that scripts/extract_declared.py
+# lists (RELEASES) but the declared-names table does not hold yet: HIP 7.1 (rocm-systems), hipBLAS 3.0
+# and hipTensor 2.x (rocm-libraries). Reading those releases into the table moves each side to
+# FROM_TABLE, or makes it a problem where the release contradicts the row.
 UNPROVEN = {
-    # hipTensor's last release in its own repository (rocm-6.2.2) has the cuTENSOR 1.x style API; the
-    # rows name the later one (declared-outside-rocm64.yaml gives the reasons).
-    "not declared at hipTensor": {
+    "no release of ROCm 7.1": {f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")},
+    "no release of hipBLAS 3.0, ROCm 7.0": {f"cublasGemm{v}Ex -> hipblasGemm{v}Ex" for v in ("", "Batched", "StridedBatched")},
+    # hipTensor's own repository stops at hipTensor 1.3 (rocm-6.2.2), with the cuTENSOR 1.x style API.
+    "no release of hipTensor 2.x": {
         "cutensor.h -> hiptensor/hiptensor.h", "cutensorCreatePlan -> hiptensorCreatePlan",
         "cutensorCreateContraction -> hiptensorCreateContraction", "cutensorContract -> hiptensorContract"},
-    # No release snapshot of HIP 7.1 (clr) or hipBLAS 3.0 is in the table yet.
-    "newer than": {
-        *(f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")),
-        *(f"cublasGemm{v}Ex -> hipblasGemm{v}Ex" for v in ("", "Batched", "StridedBatched"))},
 }
-# Sides proven from the names the pinned releases declare (symbols/specs/declared-outside-rocm64.yaml).
+# Sides proven from the names the pinned releases declare (symbols/specs/declared-outside-rocm64.yaml),
+# each with the library and version the release reads.
 FROM_TABLE = {
-    **{"mma.h -> rocwmma/rocwmma.hpp": "rocWMMA rocm-6.2.2"},
-    **{f"{ns}{name} -> rocwmma::{name}": "rocWMMA rocm-6.2.2" for ns in ("wmma::", "nvcuda::wmma::") for name in WMMA},
-    "cutensorHandle_t -> hiptensorHandle_t": "hipTensor rocm-6.2.2", "cutensorCreate -> hiptensorCreate": "hipTensor rocm-6.2.2",
-    **{f"{c} -> {h}": "hipFile rocm-systems" for c, h in (
+    **{"mma.h -> rocwmma/rocwmma.hpp": "rocWMMA 1.5.0"},
+    **{f"{ns}{name} -> rocwmma::{name}": "rocWMMA 1.5.0" for ns in ("wmma::", "nvcuda::wmma::") for name in WMMA},
+    "cutensorHandle_t -> hiptensorHandle_t": "hipTensor 1.3.0", "cutensorCreate -> hiptensorCreate": "hipTensor 1.3.0",
+    **{f"{c} -> {h}": "hipFile 0.2.0" for c, h in (
         ("cufile.h", "hipfile.h"), ("cuFileDriverOpen", "hipFileDriverOpen"), ("cuFileHandleRegister", "hipFileHandleRegister"),
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
 }
@@ -90,12 +92,11 @@ def test_every_hand_written_hip_side_compiles_under_the_macros_its_row_names(glo
     assert not hip_proof.problems, "\n".join(hip_proof.problems)
     assert hip_proof.proven + len(hip_proof.unproven) == len(sides)
     assert hip_proof.proven >= 390
-    # What could not be probed is exactly the known set, each side with its reason: libraries Debian
-    # does not package usably, and facts newer than the ROCm 6.4 headers.
+    # What could not be probed is exactly the known set, each side with its reason: rows naming a
+    # release the declared-names table does not hold.
     got: dict[str, set[str]] = {}
     for label, reason in hip_proof.unproven.items():
-        key = ("newer than" if reason.startswith("the row's fact is newer than HIP") else
-               "not declared at hipTensor" if reason.startswith("not declared at hipTensor rocm-6.2.2") else reason)
+        key = reason.split(" in symbols/specs/")[0] if reason.startswith("no release of ") else reason
         got.setdefault(key, set()).add(label)
     assert got == UNPROVEN
     # Where the headers are another release's, the proof says which (read from the headers).
@@ -159,38 +160,149 @@ def test_the_declared_outside_table_is_pinned_and_every_absent_name_has_a_reason
     data = kb.load_declared_outside(ROOT)
     assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile"}
     assert {e["name"] for e in data["declared"]} >= {"rocwmma::mma_sync", "rocwmma::mem_row_major", "hipFileRead"}
+    # Each release carries the version read from it, which rows' version facts are checked against.
+    assert {(r["library"], r["version"]) for r in data["releases"]} == {("rocWMMA", "1.5.0"), ("hipTensor", "1.3.0"), ("hipFile", "0.2.0")}
+    # The table is to settle the sides of those libraries and the sides whose rows name a later release.
+    wanted = kb.table_spellings(glossary.rows)
+    assert {wanted[f"__reduce_{op}_sync"] for op in ("add", "and", "max", "min", "or", "xor")} == {"HIP"}
+    assert wanted["hipblasGemmEx"] == "hipBLAS" and wanted["hiptensorCreatePlan"] == "hipTensor"
+    assert "__shfl_sync" not in wanted and "hipblasGemmEx_v2" not in wanted
 
 
-def _side(cuda: str, symbol: str, macros: tuple[str, ...] = ()) -> dict:
-    # `since` past the headers at hand: the side is settled from the table, as one without headers is.
-    return {"kind": "function", "sides": {"hip": {"symbol": symbol, "relation": "same", "macros": list(macros),
-                                                  "since": "ROCm 9.9"}}}
-
-
-def test_planted_mistakes_against_the_declared_outside_table_are_each_reported(tmp_path) -> None:
-    # No compiler runs: these sides are settled from the table alone.
-    specs = tmp_path / "symbols" / "specs"
+def _plant_table(root: Path, releases: list[tuple[str, str, str, str]], declared: list[tuple[str, str, str, tuple[str, ...]]]) -> None:
+    """A copy of the declared-names table under `root` with releases (library, version, repo, tag) and
+    declarations (name, library, version, macros) added."""
+    specs = root / "symbols" / "specs"
     specs.mkdir(parents=True)
     data = kb.load_declared_outside(ROOT)
-    # A gated declaration, as a newer HIP declares its warp functions: recorded with the macro around it.
-    data["releases"].append({"library": "HIP", "repo": "ROCm/clr", "tag": "t", "commit": "0" * 40, "include": "x"})
-    data["declared"].append({"name": "__reduce_add_sync", "library": "HIP", "kind": "function", "at": "x/h.h:1",
-                             "macros": [WARP]})
+    data["releases"] += [{"library": lib, "version": v, "repo": repo, "tag": tag, "commit": "0" * 40, "include": "x"}
+                         for lib, v, repo, tag in releases]
+    data["declared"] += [{"name": n, "library": lib, "version": v, "kind": "function", "at": "x/h.h:1",
+                          **({"macros": list(m)} if m else {})} for n, lib, v, m in declared]
     (specs / "declared-outside-rocm64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
-    rows = {
-        "wmma::mma_sync": _side("wmma::mma_sync", "rocwmma::mma_synk"),  # a misspelled rocWMMA name
-        "wmma::fill_fragment": _side("wmma::fill_fragment", "rocwmma::fill_fragment"),  # right
-        "__reduce_add_sync": {**_side("", "__reduce_add_sync"), "sides": {"hip": {  # the macro forgotten
-            "symbol": "__reduce_add_sync", "relation": "same", "since": "ROCm 9.9"}}},
-        "__shfl_sync": _side("__shfl_sync", "__reduce_add_sync", (WARP, "HIP_NO_SUCH_MACRO")),  # one macro too many
-    }
-    proof = kb.probe_hip_sides(rows, tmp_path, tmp_path, (6, 4, 0), "false")
+
+
+def _copies(glossary, *names: str) -> dict:
+    return {name: copy.deepcopy(glossary.rows[name]) for name in names}
+
+
+def test_planted_mistakes_against_the_releases_rows_name_are_each_reported(glossary, tmp_path: Path) -> None:
+    """The HIP 7.1 and hipBLAS 3.0 sides are settled by the release their row names: a misspelling, a
+    release of that version lacking the name, an older release already declaring it, and a macro
+    condition the release contradicts are each reported; the right rows are proven by that release."""
+    hip71, hip70, blas = "HIP 7.1 (ROCm/rocm-systems rocm-7.1.0", "HIP 7.0.2 (ROCm/rocm-systems rocm-7.0.2", \
+        "hipBLAS 3.0.0 (ROCm/rocm-libraries rocm-7.0.0"
+    _plant_table(tmp_path, [("HIP", "7.1", "ROCm/rocm-systems", "rocm-7.1.0"), ("HIP", "7.0.2", "ROCm/rocm-systems", "rocm-7.0.2"),
+                            ("hipBLAS", "3.0.0", "ROCm/rocm-libraries", "rocm-7.0.0")], [
+        *((f"__reduce_{op}_sync", "HIP", "7.1", ()) for op in ("add", "min", "max", "xor")),
+        ("__reduce_and_sync", "HIP", "7.1", ("HIP_ENABLE_EXTRA_WARP_SYNC_TYPES",)),  # gated, the row says nothing
+        ("__reduce_max_sync", "HIP", "7.0.2", ()),  # an older HIP already has it, the row says 7.1
+        ("hipblasGemmEx", "hipBLAS", "3.0.0", ()), ("hipblasGemmStridedBatchedEx", "hipBLAS", "3.0.0", ())])
+    rows = _copies(glossary, *(f"__reduce_{op}_sync" for op in ("add", "min", "max", "and", "or", "xor")),
+                   "cublasGemmEx", "cublasGemmBatchedEx", "cublasGemmStridedBatchedEx")
+    assert rows["__reduce_add_sync"]["sides"]["hip"]["since"] == "ROCm 7.1"
+    rows["__reduce_min_sync"]["sides"]["hip"]["symbol"] = "__reduce_mim_sync"  # a misspelling
+    rows["__reduce_or_sync"]["sides"]["hip"]["since"] = "ROCm 7.0"  # a release that lacks it
+    rows["__reduce_xor_sync"]["sides"]["hip"]["since"] = "ROCm 7.2"  # later than the release that has it
+    rows["gated"] = copy.deepcopy(rows["__reduce_add_sync"])
+    rows["gated"]["sides"]["hip"]["macros"] = [WARP]  # a condition the declaration does not have
+    rows["cublasGemmBatchedEx"]["sides"]["hip"]["symbol"] = "hipblasGemmBatchedExx"  # a misspelling
+    rows["cublasGemmStridedBatchedEx"]["sides"]["hip"]["since"] = "hipBLAS 3.1 (ROCm 7.1)"  # later than hipBLAS 3.0
+    proof = kb.probe_hip_sides(rows, tmp_path, tmp_path, (6, 4, 3), "false")
     text = "\n".join(proof.problems)
-    assert "wmma::mma_sync -> rocwmma::mma_synk: not declared in rocWMMA rocm-6.2.2" in text
-    assert f"__reduce_add_sync -> __reduce_add_sync: declared only under {WARP}" in text
-    assert "__shfl_sync -> __reduce_add_sync: declared without HIP_NO_SUCH_MACRO" in text
+    assert f"__reduce_min_sync -> __reduce_mim_sync: not declared in {hip71}" in text
+    assert f"__reduce_max_sync -> __reduce_max_sync: the row says ROCm 7.1, but the older {hip70}" in text
+    assert f"__reduce_and_sync -> __reduce_and_sync: declared only under HIP_ENABLE_EXTRA_WARP_SYNC_TYPES in {hip71}" in text
+    assert f"__reduce_or_sync -> __reduce_or_sync: not declared in {hip70}" in text and "names (ROCm 7.0)" in text
+    assert f"__reduce_xor_sync -> __reduce_xor_sync: the row says ROCm 7.2, but the older {hip71}" in text
+    assert f"gated -> __reduce_add_sync: declared without {WARP} in {hip71}" in text
+    assert f"cublasGemmBatchedEx -> hipblasGemmBatchedExx: not declared in {blas}" in text
+    assert f"cublasGemmStridedBatchedEx -> hipblasGemmStridedBatchedEx: the row says hipBLAS 3.1, ROCm 7.1, but the older {blas}" in text
+    assert len(proof.problems) == 8, text
+    assert proof.proven == 2 and not proof.unproven
+    assert proof.other_release["__reduce_add_sync -> __reduce_add_sync"].startswith(hip71)
+    assert proof.other_release["cublasGemmEx -> hipblasGemmEx"].startswith(blas)
+
+
+def test_planted_mistakes_against_the_library_releases_are_each_reported(glossary, tmp_path: Path) -> None:
+    """rocWMMA and hipTensor sides, whose headers the ROCm 6.4 set lacks, are settled from the table:
+    a compiler that does not run ("false") proves nothing, so each goes there. A hipTensor 2.x side is
+    proven only by a hipTensor 2 release; a side without a version fact by any release of its library."""
+    two, one = "hipTensor 2.0.0 (ROCm/rocm-libraries rocm-7.0.0", "hipTensor 1.3.0 (ROCm/hipTensor rocm-6.2.2"
+    _plant_table(tmp_path, [("hipTensor", "2.0.0", "ROCm/rocm-libraries", "rocm-7.0.0")], [
+        ("hiptensor/hiptensor.h", "hipTensor", "2.0.0", ()), ("hiptensorCreatePlan", "hipTensor", "2.0.0", ()),
+        ("hiptensorContract", "hipTensor", "2.0.0", ()), ("hiptensorCreateContraction", "hipTensor", "2.0.0", ()),
+        ("hiptensorCreateContraction", "hipTensor", "1.3.0", ())])  # as if 1.x had it: the row's "2.x" is wrong
+    rows = _copies(glossary, "wmma::mma_sync", "wmma::fill_fragment", "cutensor.h", "cutensorCreatePlan", "cutensorContract",
+                   "cutensorCreateContraction", "cutensorHandle_t")
+    rows["wmma::mma_sync"]["sides"]["hip"]["symbol"] = "rocwmma::mma_synk"  # a misspelled rocWMMA name
+    rows["cutensorContract"]["sides"]["hip"]["symbol"] = "hiptensorContrakt"  # a misspelled hipTensor 2 name
+    proof = kb.probe_hip_sides(rows, tmp_path, tmp_path, (6, 4, 3), "false")
+    text = "\n".join(proof.problems)
+    assert "wmma::mma_sync -> rocwmma::mma_synk: not declared in rocWMMA 1.5.0 (ROCm/rocWMMA rocm-6.2.2" in text
+    assert f"cutensorContract -> hiptensorContrakt: not declared in {two}" in text and "names (hipTensor 2.x)" in text
+    assert f"cutensorCreateContraction -> hiptensorCreateContraction: the row says hipTensor 2.x, but the older {one}" in text
     assert len(proof.problems) == 3, text
-    assert proof.other_release["wmma::fill_fragment -> rocwmma::fill_fragment"].startswith("rocWMMA rocm-6.2.2")
+    assert proof.other_release["cutensorCreatePlan -> hiptensorCreatePlan"].startswith(two)
+    assert proof.other_release["cutensor.h -> hiptensor/hiptensor.h"].startswith(two)
+    assert proof.other_release["cutensorHandle_t -> hiptensorHandle_t"].startswith(one)
+    assert proof.other_release["wmma::fill_fragment -> rocwmma::fill_fragment"].startswith("rocWMMA 1.5.0")
+    assert proof.proven == 4 and not proof.unproven
+
+
+def test_the_version_facts_rows_state_are_read_from_since_or_the_caveat_opening() -> None:
+    assert kb.version_facts("ROCm 7.1") == (("ROCm", "7.1"),)
+    assert kb.version_facts("hipBLAS 3.0 (ROCm 7.0); on hipBLAS 2.x (ROCm 6.x) use hipblasGemmEx_v2") == (
+        ("hipBLAS", "3.0"), ("ROCm", "7.0"))
+    assert kb.version_facts("", "hipTensor 2.x, whose API follows cuTENSOR 2; hipTensor 1.x ...") == (("hipTensor", "2.x"),)
+    assert kb.version_facts("", "Unlike hipTensor 2.x, ...") == ()  # a caveat states one only at its opening
+
+
+def _script(name: str):
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_extractor_reads_a_release_version_and_the_least_guarded_declaration(tmp_path: Path) -> None:
+    """scripts/extract_declared.py on a small repository laid out as HIP's: the tag's commit, the version
+    from HIP's version file, each name's least guarded declaration (a negated condition guards nothing),
+    and a name the release lacks left for a reason to be written."""
+    import subprocess
+
+    ed = _script("extract_declared")
+    release = next(r for r in ed.RELEASES if r.library == "HIP")
+    files = {
+        release.version_file: "#HIP_VERSION_MAJOR\n7\n#HIP_VERSION_MINOR\n1\n#HIP_VERSION_PATCH\n4\n",
+        f"{release.include}/hip/amd_detail/warp.h": (
+            "#pragma once\n#if !defined(NO_WARP_FUNCTIONS)\n"
+            "#ifdef EXTRA_TYPES\ntemplate <typename M> __device__ inline long long reduce_all(M mask, long long v);\n#endif\n"
+            "template <typename M> __device__ inline int reduce_all(M mask, int v);\n"
+            "#if ! defined(NO_EXTRA) && defined(EXTRA_TYPES)\n__device__ float reduce_some(unsigned long long mask, float v);\n#endif\n"
+            "#endif\n"),
+    }
+    work = tmp_path / "work"
+    for path, text in files.items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_text(text, encoding="utf-8")
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "r"], check=True)
+    subprocess.run([*git, "tag", release.tag], check=True)
+    head, declared, missing = ed.read_release(str(work / ".git"), release,
+                                              {"reduce_all": "HIP", "reduce_some": "HIP", "reduce_none": "HIP", "other": "hipBLAS"}, {})
+    assert head["version"] == "7.1" and head["version_at"] == f"{release.version_file}:2" and len(head["commit"]) == 40
+    at = f"{release.include}/hip/amd_detail/warp.h"
+    assert {e["name"]: (e["at"], e.get("macros")) for e in declared} == {
+        "reduce_all": (f"{at}:6", None), "reduce_some": (f"{at}:8", ["EXTRA_TYPES"])}
+    assert [(e["name"], e["version"], e["reason"].startswith("TODO")) for e in missing] == [("reduce_none", "7.1", True)]
 
 
 # --- Metal ---------------------------------------------------------------------------------------
@@ -284,15 +396,7 @@ def test_planted_mistakes_in_the_attestation_are_each_reported(glossary, tmp_pat
 
 
 def _attest_script():
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location("attest_metal", Path(__file__).resolve().parents[1] / "scripts" / "attest_metal.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["attest_metal"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return _script("attest_metal")
 
 
 def test_the_witness_counts_code_and_not_comments_or_strings() -> None:

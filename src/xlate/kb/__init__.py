@@ -75,6 +75,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "declared_outside_problems": ("_proofs", "declared_outside_problems"),
     "load_declared_outside": ("_proofs", "load_declared_outside"),
     "outside_library": ("_proofs", "outside_library"),
+    "table_spellings": ("_proofs", "table_spellings"),
+    "version_facts": ("_proofs", "version_facts"),
     "hip_sides": ("_proofs", "hip_sides"),
     "load_msl_table": ("_proofs", "load_msl"),
     "load_msl_attested": ("_proofs", "load_msl_attested"),
@@ -138,8 +140,8 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "match_json", "metal_side_names", "metal_side_problems", "missing_mirrors", "msl_attested_path",
     "msl_attested_problems", "outside_library", "package_side_problems", "probe_hip_sides",
     "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
-    "schema_is_current", "search", "side_json", "sides_json", "suggestions", "translate_data",
-    "translate_data_path", "translate_snippet", "validation_problems", "write_schema",
+    "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
+    "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "write_schema",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -229,6 +231,8 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         declared_outside_problems as declared_outside_problems,
         load_declared_outside as load_declared_outside,
         outside_library as outside_library,
+        table_spellings as table_spellings,
+        version_facts as version_facts,
         hip_sides as hip_sides,
         load_msl as load_msl_table,
         load_msl_attested as load_msl_attested,

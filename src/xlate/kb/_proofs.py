@@ -9,7 +9,11 @@ with `-fsyntax-only -ferror-limit=0`: each error's line number says which probe 
 settle the macro condition a row states: without any macro (a row that names none must compile here)
 and with every macro rows name (a row that names one must compile only here). A side of a library
 whose headers come from another release than ROCm 6.4 (hipBLASLt, RCCL, AMD SMI) is proven against
-that release, and the proof says which; a side no probe can reach is listed with its reason.
+that release, and the proof says which. A side of a library those headers lack (rocWMMA, hipTensor,
+hipFile), or whose row names a release newer than them (HIP 7.1, hipBLAS 3.0), is settled from the
+declared-names table (`symbols/specs/declared-outside-rocm64.yaml`, read from pinned release tags): the
+release of the version the row states must declare it, under exactly the macros the row names. A side
+no probe or table reaches is listed with its reason.
 
 Type layouts: for every type row, `sizeof` and `alignof` on the HIP side are read from the compiler
 (a template that is declared and never defined makes clang print both numbers) and compared with the
@@ -34,7 +38,7 @@ import yaml
 
 __all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "declared_outside_path",
            "declared_outside_problems", "hip_sides", "load_declared_outside", "load_msl", "load_msl_attested", "outside_library", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
-           "probe_hip", "SPECS_DIR"]
+           "probe_hip", "SPECS_DIR", "table_spellings", "version_facts"]
 
 SPECS_DIR = Path("symbols") / "specs"
 LAYOUTS_FILE = "cuda-layouts.yaml"
@@ -198,7 +202,8 @@ def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], d
     return "\n".join(lines) + "\n", owner, skipped
 
 
-def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -> str:
+def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -> tuple[str, bool]:
+    """(the compiler's diagnostics, whether it ran: False where it failed without one diagnostic)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "probe.hip"
         path.write_text(source, encoding="utf-8")
@@ -206,7 +211,7 @@ def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -
                "-fsyntax-only", "-ferror-limit=0", "-Wno-everything", "-I", str(include),
                *(f"-D{d}" for d in defines), str(path)]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    return run.stderr
+    return run.stderr, not run.returncode or "error:" in run.stderr
 
 
 def _read_spec(path: Path) -> dict[str, Any] | None:
@@ -244,17 +249,18 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
     sides = hip_sides(rows)
     current = [s for s in sides if not _newer_than(s.since, version)]
     table = _declared_table(root)
-    macros_named = {m for s in sides for m in s.macros}
     for s in sides:
         if s not in current:
-            _from_table(proof, s, table, macros_named,
+            _from_table(proof, s, table,
                         f"the row's fact is newer than HIP {'.'.join(map(str, version))} ({s.since})")
     macros = tuple(sorted({m for s in current for m in s.macros}))
     source, owner, skipped = _source(include, current)
     configs = {"none": (), "all": macros}
     for name, defines in configs.items():
-        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(_compile(clang, include, source, defines))
-                  if int(m.group(1)) in owner}
+        err, ran = _compile(clang, include, source, defines)
+        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(err) if int(m.group(1)) in owner}
+        if not ran:  # a compiler that did not run proves nothing declared
+            failed = set(owner.values())
         if not owner or max(owner) == 0:
             continue
         proof.declared[name] = {sym: sym not in failed for sym in set(owner.values())}
@@ -266,7 +272,7 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
             continue
         library = _library(s.symbol)
         if library and not proof.declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
-            _from_table(proof, s, table, macros_named,
+            _from_table(proof, s, table,
                         f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}")
             continue
         release = _release(library[0], include) if library else None
@@ -302,74 +308,212 @@ def load_declared_outside(root: Path) -> dict[str, Any]:
     return _read_spec(declared_outside_path(root)) or {}
 
 
+# Names a version fact may give: `since: "ROCm 7.1"`, `since: "hipBLAS 3.0 (ROCm 7.0); ..."`, a caveat that
+# opens with "hipTensor 2.x, ...". HIP's version is ROCm's.
+_RELEASE_NAMES = ("ROCm", "HIP", "hipBLASLt", "hipBLAS", "hipTensor", "rocWMMA", "hipFile", "RCCL", "AMD SMI")
+_VERSION = r"(\d+(?:\.(?:\d+|x))*)"
+_FACT = re.compile(rf"\b({'|'.join(_RELEASE_NAMES)}) {_VERSION}\b")
+_CAVEAT_FACT = re.compile(rf"^({'|'.join(n for n in _RELEASE_NAMES if n not in ('ROCm', 'HIP'))}) {_VERSION}\b")
+ROCM_BASE = (6, 4, 0)  # the release of the header set the probes compile against
+
+
+def version_facts(since: str, caveat: str = "") -> tuple[tuple[str, str], ...]:
+    """The releases a side says it belongs to: each (name, version) in `since` before its first ';'
+    (what follows is advice for other releases), else the library and version a caveat opens with."""
+    facts = tuple(m.groups() for m in _FACT.finditer(since.split(";")[0]))
+    if not facts:
+        m = _CAVEAT_FACT.match(caveat)
+        facts = (m.groups(),) if m else ()
+    return tuple((str(n), str(v)) for n, v in facts)
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    """'7.1.0' -> (7, 1, 0); '2.x' -> (2,): the numbers before the first wildcard."""
+    out = []
+    for part in version.split("."):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return tuple(out)
+
+
+def _table_library(s: HipSide) -> str:
+    """The library whose release in the declared-names table settles a side: the library beside ROCm its
+    spelling belongs to, else the library its version fact names, else HIP."""
+    named = [n for n, _ in version_facts(s.since, s.caveat) if n not in ("ROCm", "HIP")]
+    return outside_library(s.symbol) or (named[0] if named else "HIP")
+
+
+def table_spellings(rows: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Spelling -> library, for every HIP side the declared-names table is to settle: spellings of
+    libraries beside the ROCm 6.4 headers, and sides whose version fact is newer than ROCm 6.4."""
+    out = {}
+    for s in hip_sides(rows):
+        if outside_library(s.symbol) or _newer_than(s.since, ROCM_BASE):
+            out[s.symbol] = _table_library(s)
+    return out
+
+
+@dataclass(frozen=True)
+class _Release:
+    library: str
+    version: str  # the library's own version, read from the release
+    tag: str
+    repo: str
+    commit: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.library, self.version)
+
+    @property
+    def label(self) -> str:
+        return f"{self.library} {self.version} ({self.repo} {self.tag} {self.commit[:12]})"
+
+    def _numbers_for(self, name: str) -> tuple[int, ...] | None:
+        """The release's version that a fact about `name` is compared with; None where they do not compare."""
+        if name == self.library:
+            return _numbers(self.version)
+        if name in ("ROCm", "HIP"):
+            m = re.fullmatch(r"rocm-(\d+(?:\.\d+)*)", self.tag)
+            return _numbers(m.group(1)) if m else None
+        return None
+
+    def _compare(self, facts: tuple[tuple[str, str], ...]) -> list[int]:
+        """For each fact the release compares with: -1 older than it, 0 the release it names, 1 newer."""
+        out = []
+        for name, version in facts:
+            have, want = self._numbers_for(name), _numbers(version)
+            if have is not None and want:
+                got = have[:len(want)]
+                out.append((got > want) - (got < want))
+        return out
+
+    def matches(self, facts: tuple[tuple[str, str], ...]) -> bool:
+        found = self._compare(facts)
+        return bool(found) and all(c == 0 for c in found)
+
+    def older_than(self, facts: tuple[tuple[str, str], ...]) -> bool:
+        return any(c < 0 for c in self._compare(facts))
+
+
 @dataclass(frozen=True)
 class _Table:
-    """The declared-outside file, indexed: library -> release label; name -> entry; name -> reason."""
+    """The declared-names file, indexed: its releases; (name, release key) -> entry; (name, release key) -> reason."""
 
-    releases: dict[str, str]
-    declared: dict[str, dict[str, Any]]
-    not_declared: dict[str, str]
+    releases: list[_Release]
+    declared: dict[tuple[str, tuple[str, str]], dict[str, Any]]
+    not_declared: dict[tuple[str, tuple[str, str]], str]
 
 
 def _declared_table(root: Path) -> _Table:
     data = load_declared_outside(root)
-    releases = {str(r.get("library")): f"{r.get('library')} {r.get('tag')} ({r.get('repo')} {str(r.get('commit', ''))[:12]})"
-                for r in data.get("releases") or []}
-    declared = {str(e["name"]): e for e in data.get("declared") or []}
-    not_declared = {str(e["name"]): str(e.get("reason") or "") for e in data.get("not_declared") or []}
+    releases = [_Release(str(r.get("library")), str(r.get("version", "")), str(r.get("tag")), str(r.get("repo")),
+                         str(r.get("commit", ""))) for r in data.get("releases") or []]
+    def key(e: dict[str, Any]) -> tuple[str, tuple[str, str]]:
+        return (str(e["name"]), (str(e.get("library")), str(e.get("version", ""))))
+    declared = {key(e): e for e in data.get("declared") or []}
+    not_declared = {key(e): str(e.get("reason") or "") for e in data.get("not_declared") or []}
     return _Table(releases, declared, not_declared)
 
 
-def _from_table(proof: HipProof, s: HipSide, table: _Table, macros_named: set[str], otherwise: str) -> None:
-    """Settle a side no probe reaches from the declared-outside table: proven (the release recorded in
-    `other_release`), a problem (a spelling or macro condition the release contradicts), or unproven
-    with the table's reason or, where the table does not cover its library, `otherwise`."""
+# Macros every HIP compile for AMD GPUs defines by itself: a declaration guarded by one of them needs
+# nothing from the user. Any other macro a declaration requires is a condition its row must name.
+_ALWAYS_DEFINED = frozenset({"__cplusplus", "__clang__", "__HIP__", "__HIPCC__", "__HIP_PLATFORM_AMD__",
+                             "__HIP_PLATFORM_HCC__", "__HIP_DEVICE_COMPILE__", "__AMDGCN__"})
+
+
+def _guard_problem(s: HipSide, entry: dict[str, Any], release: _Release) -> str | None:
+    """What a declaration's enclosing macro conditions say against the macros a row names, or None."""
+    guards = set(entry.get("macros") or ())
+    said = set(s.macros)
+    at = f"{release.label}, {entry.get('at')}"
+    if said - guards:
+        return f"declared without {', '.join(sorted(said - guards))} in {at}; the row's macro condition is wrong"
+    if guards - _ALWAYS_DEFINED - said:
+        return f"declared only under {', '.join(sorted(guards - _ALWAYS_DEFINED - said))} in {at}; the row must say so (`macros:`)"
+    return None
+
+
+def _from_table(proof: HipProof, s: HipSide, table: _Table, otherwise: str) -> None:
+    """Settle a side no probe reaches from the declared-names table: proven (the release recorded in
+    `other_release`), a problem, or unproven with the reason why (where the table holds no release of its
+    library, `otherwise`).
+
+    A side that states a version fact (`since: ROCm 7.1`, a caveat opening "hipTensor 2.x") is proven
+    only by a release of that version; a release of that version that lacks the name, or an older
+    release that already declares it, is a problem. A side without one is proven by any release of its
+    library, or left unproven where each release lacks it for a reason the file gives."""
     label = f"{s.cuda} -> {s.symbol}"
     where = f"{s.where[0]}:{s.where[1]}: " if s.where else ""
-    entry = table.declared.get(s.symbol)
-    library = outside_library(s.symbol)
-    if entry is not None:
-        release = table.releases.get(str(entry.get("library")), str(entry.get("library")))
-        guards = set(entry.get("macros") or ())
-        said = set(s.macros)
-        at = f"{release}, {entry.get('at')}"
-        if said - guards:
-            proof.problems.append(f"{where}{label}: declared without {', '.join(sorted(said - guards))} in {at}; "
-                                  "the row's macro condition is wrong")
-        elif (guards & macros_named) - said:
-            proof.problems.append(f"{where}{label}: declared only under {', '.join(sorted((guards & macros_named) - said))} "
-                                  f"in {at}; the row must say so (`macros:`)")
+    library = _table_library(s)
+    releases = [r for r in table.releases if r.library == library]
+    facts = version_facts(s.since, s.caveat)
+    stated = ", ".join(f"{n} {v}" for n, v in facts)
+    if not releases:
+        proof.unproven[label] = (f"no release of {stated} in {SPECS_DIR / DECLARED_FILE} (it holds no {library} release)"
+                                 if facts else otherwise)
+        return
+    declared = [(r, table.declared[(s.symbol, r.key)]) for r in releases if (s.symbol, r.key) in table.declared]
+    if facts:
+        older = [(r, e) for r, e in declared if r.older_than(facts)]
+        if older:
+            r, e = older[0]
+            proof.problems.append(f"{where}{label}: the row says {stated}, but the older {r.label} already declares it "
+                                  f"({e.get('at')}): the row's version fact is wrong")
+            return
+        matching = [r for r in releases if r.matches(facts)]
+        if not matching:
+            held = "; ".join(r.label for r in releases)
+            proof.unproven[label] = f"no release of {stated} in {SPECS_DIR / DECLARED_FILE} (it holds {held})"
+            return
+        declared = [(r, e) for r, e in declared if r in matching]
+        if not declared:
+            proof.problems.append(f"{where}{label}: not declared in {matching[0].label}, the release the row names ({stated})")
+            return
+    elif not declared:
+        reasons = [table.not_declared.get((s.symbol, r.key), "") for r in releases]
+        if all(_written(t) for t in reasons):
+            proof.unproven[label] = f"not declared at {'; '.join(r.label for r in releases)}: {reasons[0]}"
         else:
-            proof.proven += 1
-            proof.other_release[label] = release
-    elif s.symbol in table.not_declared and _written(table.not_declared[s.symbol]):
-        proof.unproven[label] = f"not declared at {table.releases.get(library or '', library)}: {table.not_declared[s.symbol]}"
-    elif library in table.releases:
-        proof.problems.append(f"{where}{label}: not declared in {table.releases[library]}")
+            proof.problems.append(f"{where}{label}: not declared in {'; '.join(r.label for r in releases)}")
+        return
+    problems = [_guard_problem(s, e, r) for r, e in declared]
+    if None in problems:
+        proof.proven += 1
+        proof.other_release[label] = declared[problems.index(None)][0].label
     else:
-        proof.unproven[label] = otherwise
+        proof.problems.append(f"{where}{label}: {problems[0]}")
 
 
 def declared_outside_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
-    """The declared-outside file's own consistency: pinned commits, `path:line` locations, known
-    libraries, and a written reason for every name a row spells that its release lacks."""
+    """The declared-names file's own consistency: each release pinned (40-hex commit) with the version
+    read from it, once per library and version; every entry naming one of those releases and a
+    `path:line`; a written reason for every name a row spells that a release lacks."""
     data = load_declared_outside(root)
     where = str(SPECS_DIR / DECLARED_FILE)
     if not data:
         return [f"{where}: the names declared outside the ROCm 6.4 headers are missing (scripts/extract_declared.py writes it)"]
     out = []
-    libraries = set()
+    releases: set[tuple[str, str]] = set()
     for r in data.get("releases") or []:
-        libraries.add(str(r.get("library")))
+        key = (str(r.get("library")), str(r.get("version", "")))
         if not re.fullmatch(r"[0-9a-f]{40}", str(r.get("commit", ""))):
             out.append(f"{where}: {r.get('repo')}: the commit must be pinned (40 hex digits)")
+        if not re.fullmatch(r"\d+(\.\d+)+", key[1]):
+            out.append(f"{where}: {r.get('repo')} {r.get('tag')}: `version` must be the library's version read from the release")
+        if key in releases:
+            out.append(f"{where}: {key[0]} {key[1]} is listed twice in `releases`")
+        releases.add(key)
     spelled = {s.symbol for s in hip_sides(rows)}
     for e in data.get("declared") or []:
-        if str(e.get("library")) not in libraries:
-            out.append(f"{where}: {e.get('name')}: library {e.get('library')} is not among `releases`")
+        if (str(e.get("library")), str(e.get("version", ""))) not in releases:
+            out.append(f"{where}: {e.get('name')}: {e.get('library')} {e.get('version')} is not among `releases`")
         if not re.fullmatch(r".+:\d+", str(e.get("at", ""))):
             out.append(f"{where}: {e.get('name')}: `at` must be path:line")
     for e in data.get("not_declared") or []:
+        if (str(e.get("library")), str(e.get("version", ""))) not in releases:
+            out.append(f"{where}: {e.get('name')}: {e.get('library')} {e.get('version')} is not among `releases`")
         if not _written(str(e.get("reason") or "")):
             out.append(f"{where}: {e.get('name')}: not declared at the pinned release and no reason is given")
         if str(e.get("name")) not in spelled:
@@ -383,7 +527,7 @@ def _check_layouts(proof: HipProof, sides: list[HipSide], root: Path, include: P
     names = sorted({s.symbol for s in typed})
     if not names:
         return
-    err = _compile(clang, include, _layout_source(include, names), ())
+    err, _ = _compile(clang, include, _layout_source(include, names), ())
     for m in _LAYOUT.finditer(err):
         proof.layouts[names[int(m.group(1))]] = (int(m.group(2)), int(m.group(3)))
     for s in typed:
