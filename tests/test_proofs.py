@@ -46,10 +46,27 @@ def _headers() -> hip_headers.RocmHeaders:
     return found
 
 
+def _newer() -> tuple[Path, tuple[int, int, int], str]:
+    """The later HIP runtime headers (the triton wheel's) as probe_hip_sides takes them."""
+    found = hip_headers.find_newer_hip_headers()
+    if found is None:
+        pytest.skip(hip_headers.newer_absent_reason())
+    return found.include, found.version, f"HIP {found.version_text} (the HIP runtime headers triton {_triton_version()} ships)"
+
+
+def _triton_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("triton")
+    except PackageNotFoundError:
+        return "(version unknown)"
+
+
 @pytest.fixture(scope="module")
 def hip_proof(glossary: kb.Glossary):
     found = _headers()
-    return kb.probe_hip_sides(glossary.rows, ROOT, found.include, found.version, CLANG)
+    return kb.probe_hip_sides(glossary.rows, ROOT, found.include, found.version, CLANG, _newer())
 
 
 # --- HIP -----------------------------------------------------------------------------------------
@@ -63,7 +80,6 @@ WMMA = ("accumulator", "col_major", "fill_fragment", "fragment", "load_matrix_sy
 # and hipTensor 2.x (rocm-libraries). Reading those releases into the table moves each side to
 # FROM_TABLE, or makes it a problem where the release contradicts the row.
 UNPROVEN = {
-    "no release of ROCm 7.1": {f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")},
     "no release of hipBLAS 3.0, ROCm 7.0": {f"cublasGemm{v}Ex -> hipblasGemm{v}Ex" for v in ("", "Batched", "StridedBatched")},
     # hipTensor's own repository stops at hipTensor 1.3 (rocm-6.2.2), with the cuTENSOR 1.x style API.
     "no release of hipTensor 2.x": {
@@ -80,6 +96,8 @@ FROM_TABLE = {
         ("cufile.h", "hipfile.h"), ("cuFileDriverOpen", "hipFileDriverOpen"), ("cuFileHandleRegister", "hipFileHandleRegister"),
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
 }
+# Sides whose row names a later HIP runtime (ROCm 7.1), compiled against the later headers triton ships.
+NEWER_HIP = {f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")}
 # Sides proven against a library release other than ROCm 6.4 (Debian has no 6.4 build of it).
 OTHER_RELEASE = {"cublasLt.h -> hipblaslt/hipblaslt.h": "hipBLASLt ", "nccl.h -> rccl/rccl.h": "RCCL (NCCL API) ",
                  "nvml.h -> amd_smi/amdsmi.h": "AMD SMI ", "nvmlDeviceGetTopologyCommonAncestor -> amdsmi_topo_get_link_type": "AMD SMI "}
@@ -100,7 +118,9 @@ def test_every_hand_written_hip_side_compiles_under_the_macros_its_row_names(glo
         got.setdefault(key, set()).add(label)
     assert got == UNPROVEN
     # Where the headers are another release's, the proof says which (read from the headers).
-    assert set(hip_proof.other_release) == set(OTHER_RELEASE) | set(FROM_TABLE)
+    assert set(hip_proof.other_release) == set(OTHER_RELEASE) | set(FROM_TABLE) | set(NEWER_HIP)
+    for label in NEWER_HIP:  # compiled against the later HIP runtime the row names
+        assert hip_proof.other_release[label].startswith("HIP 7.1."), hip_proof.other_release[label]
     for label, name in FROM_TABLE.items():
         assert hip_proof.other_release[label].startswith(name + " (ROCm/"), hip_proof.other_release[label]
     for label, name in OTHER_RELEASE.items():
@@ -153,6 +173,25 @@ def test_planted_mistakes_in_hip_sides_are_each_reported(glossary) -> None:
     assert "int4 -> int4x: not declared" in text
     assert "nvmlDeviceGetTopologyCommonAncestor -> amdsmi_topo_get_link_kind: not declared" in text
     assert len(proof.problems) == 5, text
+
+
+@pytest.mark.slow
+def test_planted_mistakes_in_sides_of_a_later_hip_are_each_reported(glossary) -> None:
+    """Sides whose row names ROCm 7.1 are compiled against the later headers: a misspelling and a macro
+    condition those headers do not have are reported there; a row naming a release later than those
+    headers is left to the declared-names table."""
+    found, newer = _headers(), _newer()
+    rows = _copies(glossary, "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_or_sync")
+    rows["__reduce_min_sync"]["sides"]["hip"]["symbol"] = "__reduce_mim_sync"  # a misspelling
+    rows["__reduce_max_sync"]["sides"]["hip"]["macros"] = [WARP]  # a condition the declaration does not have
+    rows["__reduce_or_sync"]["sides"]["hip"]["since"] = "ROCm 9.9"  # later than any headers at hand
+    proof = kb.probe_hip_sides(rows, ROOT, found.include, found.version, CLANG, newer)
+    text = "\n".join(proof.problems)
+    assert f"__reduce_min_sync -> __reduce_mim_sync: not declared in the {newer[2]} headers" in text
+    assert f"__reduce_max_sync -> __reduce_max_sync: declared without {WARP}" in text
+    assert len(proof.problems) == 2, text
+    assert proof.proven == 1 and proof.other_release["__reduce_add_sync -> __reduce_add_sync"] == newer[2]
+    assert proof.unproven["__reduce_or_sync -> __reduce_or_sync"].startswith("no release of ROCm 9.9")
 
 
 def test_the_declared_outside_table_is_pinned_and_every_absent_name_has_a_reason(glossary) -> None:

@@ -15,9 +15,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DEFAULT_ROOT", "DIR_ENV", "ENV", "RocmHeaders", "absent_reason", "find_rocm_headers", "read_hip_version", "unpack_root"]
+__all__ = ["DEFAULT_ROOT", "DIR_ENV", "ENV", "NEWER_ENV", "RocmHeaders", "absent_reason", "find_newer_hip_headers",
+           "find_rocm_headers", "newer_absent_reason", "read_hip_version", "unpack_root"]
 
 ENV = "XLATE_ROCM_INCLUDE"
+# A later HIP runtime's headers, for facts newer than ROCm 6.4 (`since: ROCm 7.1`): $XLATE_HIP_NEWER_INCLUDE,
+# else the HIP headers the triton wheel ships for its AMD backend (triton/backends/amd/include: the
+# HIP runtime headers only, no math libraries), found without importing triton.
+NEWER_ENV = "XLATE_HIP_NEWER_INCLUDE"
 DIR_ENV = "XLATE_ROCM_DIR"
 # The install script's unpack folder unless $XLATE_ROCM_DIR says otherwise (both read the same
 # variable). A fixed place, not the per-user cache folder, so that runs with any XDG_CACHE_HOME find it.
@@ -90,3 +95,33 @@ def absent_reason() -> str:
     if error:
         return f"the ROCm 6.4 headers could not be fetched: {error}"
     return f"the ROCm 6.4 headers are not unpacked at {include} (run scripts/install-test-deps.sh, or set ${ENV})"
+
+
+def _triton_hip_include() -> Path | None:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        include = Path(folder) / "backends" / "amd" / "include"
+        if (include / "hip" / "hip_version.h").is_file():
+            return include
+    return None
+
+
+def find_newer_hip_headers() -> RocmHeaders | None:
+    """HIP runtime headers newer than the ROCm 6.4 set: $XLATE_HIP_NEWER_INCLUDE, else those the installed
+    triton package ships; None where neither holds a hip/hip_version.h (newer_absent_reason() says why)."""
+    env = os.environ.get(NEWER_ENV)
+    include = Path(env) if env else _triton_hip_include()
+    version = read_hip_version(include) if include else None
+    return RocmHeaders(include, version) if include and version else None
+
+
+def newer_absent_reason() -> str:
+    env = os.environ.get(NEWER_ENV)
+    if env:
+        return f"${NEWER_ENV}={env} holds no hip/hip_version.h with a HIP version"
+    return "no newer HIP headers: the installed triton package ships none (triton/backends/amd/include/hip)"

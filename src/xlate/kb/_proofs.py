@@ -242,47 +242,76 @@ def _layout_source(include: Path, types: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _runtime_release(since: str) -> tuple[int, int] | None:
+    """The ROCm or HIP release a side's `since` names for the HIP runtime itself ("ROCm 7.1"), or None
+    (a library's release such as "hipBLAS 3.0", or no release)."""
+    m = re.match(r"\s*(?:ROCm|HIP) (\d+)\.(\d+)", since)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, version: tuple[int, int, int],
-              clang: str) -> HipProof:
-    """Compile every non-HIPIFY HIP side against the headers in `include` and compare with what its row says."""
+              clang: str, newer: tuple[Path, tuple[int, int, int], str] | None = None) -> HipProof:
+    """Compile every non-HIPIFY HIP side against the headers in `include` and compare with what its row
+    says. A side whose row names a later HIP runtime release (`since: ROCm 7.1`) is compiled against
+    `newer` (include folder, HIP version, what the headers are) where that holds the release it names;
+    sides neither reaches go to the declared-names table."""
     proof = HipProof()
     sides = hip_sides(rows)
     current = [s for s in sides if not _newer_than(s.since, version)]
+    later: list[HipSide] = []
+    if newer is not None:
+        later = [s for s in sides if s not in current and (r := _runtime_release(s.since)) is not None
+                 and r <= newer[1][:2]]
     table = _declared_table(root)
     for s in sides:
-        if s not in current:
+        if s not in current and s not in later:
             _from_table(proof, s, table,
                         f"the row's fact is newer than HIP {'.'.join(map(str, version))} ({s.since})")
-    macros = tuple(sorted({m for s in current for m in s.macros}))
-    source, owner, skipped = _source(include, current)
-    configs = {"none": (), "all": macros}
-    for name, defines in configs.items():
+    _probe_sides(proof, current, include, version, clang, None, table)
+    if newer is not None and later:
+        _probe_sides(proof, later, newer[0], newer[1], clang, newer[2], table)
+    _check_layouts(proof, current, root, include, clang)
+    return proof
+
+
+def _probe_sides(proof: HipProof, sides: list[HipSide], include: Path, version: tuple[int, int, int], clang: str,
+                 release: str | None, table: _Table) -> None:
+    """Compile the probes of `sides` against `include`, without and with every macro a row names, and
+    judge each side; `release` (what the headers are) is recorded for each side they prove, where they
+    are not the ROCm 6.4 set."""
+    macros = tuple(sorted({m for s in sides for m in s.macros}))
+    source, owner, skipped = _source(include, sides)
+    declared: dict[str, dict[str, bool]] = {}
+    for name, defines in {"none": (), "all": macros}.items():
         err, ran = _compile(clang, include, source, defines)
         failed = {owner[int(m.group(1))] for m in _ERROR.finditer(err) if int(m.group(1)) in owner}
         if not ran:  # a compiler that did not run proves nothing declared
             failed = set(owner.values())
         if not owner or max(owner) == 0:
             continue
-        proof.declared[name] = {sym: sym not in failed for sym in set(owner.values())}
-    for s in current:
+        declared[name] = {sym: sym not in failed for sym in set(owner.values())}
+    for name, found in declared.items():
+        proof.declared.setdefault(name, {}).update(found)
+    shown = "HIP " + ".".join(map(str, version)) if release is None else release
+    for s in sides:
         label = f"{s.cuda} -> {s.symbol}"
         where = f"{s.where[0]}:{s.where[1]}: " if s.where else ""
         if s.symbol in skipped:
             proof.unproven[label] = skipped[s.symbol]
             continue
-        library = _library(s.symbol)
-        if library and not proof.declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
+        library = _library(s.symbol) if release is None else None
+        if library and not declared["all"][s.symbol] and not any(include.glob(f"{_folder(s.symbol)}*")):
             _from_table(proof, s, table,
                         f"{library[0]} headers are not among the packaged ROCm headers: {library[1]}")
             continue
-        release = _release(library[0], include) if library else None
-        if release and proof.declared["all"][s.symbol]:
-            proof.other_release[label] = release
-        bare = proof.declared["none"][s.symbol]
-        full = proof.declared["all"][s.symbol]
+        other = release if release is not None else (_release(library[0], include) if library else None)
+        bare = declared["none"][s.symbol]
+        full = declared["all"][s.symbol]
+        if other and full:
+            proof.other_release[label] = other
         if s.macros:
             if not full:
-                proof.problems.append(f"{where}{label}: not declared even with {', '.join(s.macros)}")
+                proof.problems.append(f"{where}{label}: not declared in the {shown} headers even with {', '.join(s.macros)}")
             elif bare:
                 proof.problems.append(f"{where}{label}: declared without {', '.join(s.macros)}; the row's macro condition is wrong")
             else:
@@ -292,9 +321,7 @@ def probe_hip(rows: dict[str, dict[str, Any]], root: Path, include: Path, versio
         elif full:
             proof.problems.append(f"{where}{label}: declared only with {', '.join(macros)}; the row must say so (`macros:`)")
         else:
-            proof.problems.append(f"{where}{label}: not declared in the HIP {'.'.join(map(str, version))} headers")
-    _check_layouts(proof, current, root, include, clang)
-    return proof
+            proof.problems.append(f"{where}{label}: not declared in the {shown} headers")
 
 
 def declared_outside_path(root: Path) -> Path:
