@@ -584,6 +584,9 @@ def query_variants(q: str) -> list[str]:
     """The query, then its code-symbol spellings, then the query without a trailing version number
     ("compute capability 9.0" asks about compute capability)."""
     out = symbol_variants(q)
+    mtl = _MTL_CONSTANT.match(q)
+    if mtl:
+        out.append(mtl.group(1).lower() + mtl.group(2))  # MTLStorageModeShared: Swift's storageModeShared
     words = q.split()
     if len(words) >= 2 and _VERSION_TOKEN.match(words[-1]):
         out.append(" ".join(words[:-1]))
@@ -663,7 +666,8 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling > a phrase's words or a term inside it > a chip an architecture card names > an
-    identifier a card's text names > fuzzy > a swapped pair of letters > a family prefix. Each step runs
+    identifier a card's text names > fuzzy > a swapped pair of letters > a family prefix > an
+    identifier's words (NVGPUWarpSpecializationPass). Each step runs
     only when the ones before found nothing, and the inexact ones abstain below calibrated floors: an
     empty list then."""
     q = clean_query(query)
@@ -694,6 +698,12 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not best:
         for m in prefix_family(index, q, backend):
             offer(m)
+    if not best:
+        # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass.
+        spelled = identifier_words(q)
+        if spelled != q:
+            for m in word_matches(index, spelled, backend):
+                offer(Match(m.concept, round(m.score - 1.0, 1), q, "words", m.backend))
     q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
     # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
@@ -925,6 +935,18 @@ def _concept_texts(index: Index) -> dict[str, str]:
 _ISA_TYPE = re.compile(r"_[bfiu](?:8|16|32|64|128)$")  # ds_swizzle_b32, v_add_f32: the operand type
 _BUILTIN_PREFIX = re.compile(r"^_*(?:builtin_amdgcn_|builtin_|hip_|nvvm_|nv_)")  # __hip_readfirstlane
 _MTL_CONSTANT = re.compile(r"^MTL([A-Z][a-z]+)(\w*)$")  # MTLStorageModeShared -> storageModeShared
+
+
+def identifier_words(query: str) -> str:
+    """A code identifier's words: camelCase, snake_case and dotted parts split apart
+    (NVGPUWarpSpecializationPass -> NVGPU Warp Specialization Pass); plain words are kept."""
+    out = []
+    for token in query.split():
+        if _code_like(token):
+            token = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", token)
+            token = re.sub(r"[_.:()]+", " ", token)
+        out.append(token)
+    return " ".join(" ".join(out).split())
 
 
 def _identifier_variants(token: str) -> list[str]:
