@@ -683,11 +683,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
-    if not best and backend is None:
-        for m in product_matches(index, q):
-            offer(m)
-    if not best:
-        for m in text_mentions(index, q, backend):
+    if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
+        for m in product_matches(index, q) or text_mentions(index, q):
             offer(m)
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
@@ -698,8 +695,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not best:
         for m in prefix_family(index, q, backend):
             offer(m)
-    if not best:
-        # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass.
+    if not best and backend is None:
+        # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
+        # under a backend filter: another vendor's identifier is no spelling of that backend's.
         spelled = identifier_words(q)
         if spelled != q:
             for m in word_matches(index, spelled, backend):
@@ -964,7 +962,7 @@ def _identifier_variants(token: str) -> list[str]:
     return out
 
 
-def text_mentions(index: Index, query: str, backend: str | None) -> list[Match]:
+def text_mentions(index: Index, query: str) -> list[Match]:
     """An identifier that no label holds but a card's own text names: a compiler flag (-mcumode), an
     environment variable (HSA_XNACK=1), a framework call (mx.metal.get_peak_memory). The card that
     names it most often answers (a mention in the summary counts twice); a tie says nothing. Only a
@@ -984,17 +982,14 @@ def text_mentions(index: Index, query: str, backend: str | None) -> list[Match]:
         pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(spelling) + r"(?![A-Za-z0-9])")
         counts: dict[str, int] = {}
         for cid, text in _concept_texts(index).items():
-            c = index["concepts"][cid]
-            if backend and backend not in c["terms"]:
-                continue
-            n = len(pattern.findall(text)) + len(pattern.findall(c["summary"]))
+            n = len(pattern.findall(text)) + len(pattern.findall(index["concepts"][cid]["summary"]))
             if n:
                 counts[cid] = n
         if counts:
             ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
                 return []
-            return [Match(ranked[0][0], SCORE_TEXT, spelling, "text", backend)]
+            return [Match(ranked[0][0], SCORE_TEXT, spelling, "text", None)]
     return []
 
 
