@@ -540,7 +540,10 @@ def _lookups(index: Index, q: str) -> Tables:
 
 
 # Namespaces people spell out in full where the glossary writes the short import name.
-_LONG_NAMESPACES = (("triton.language.", "tl."), ("mlx.core.", "mx."))
+_LONG_NAMESPACES = (("triton.language.", "tl."), ("mlx.core.", "mx."), ("mx.metal.", "mx."))
+# Python namespaces: dropping a call's last part names a module (mx.fast), not the call, so the PTX rule
+# below (trailing parts are modifiers) does not apply to them.
+_PY_NAMESPACES = ("mx.", "mlx.", "tl.", "triton.", "torch.", "jax.", "np.")
 _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
 _DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
 
@@ -564,7 +567,7 @@ def symbol_variants(q: str) -> list[str]:
         out.append("cooperative_groups::" + bare[4:])
     if bare.startswith("wmma::"):
         out.append("nvcuda::" + bare)
-    if _DOTTED.match(bare):
+    if _DOTTED.match(bare) and not bare.startswith(_PY_NAMESPACES):
         # A PTX instruction is named by its leading parts; the rest are modifiers (.sync, .aligned, types).
         parts = bare.split(".")
         for n in range(len(parts) - 1, 0, -1):
@@ -581,6 +584,9 @@ def query_variants(q: str) -> list[str]:
     """The query, then its code-symbol spellings, then the query without a trailing version number
     ("compute capability 9.0" asks about compute capability)."""
     out = symbol_variants(q)
+    mtl = _MTL_CONSTANT.match(q)
+    if mtl:
+        out.append(mtl.group(1).lower() + mtl.group(2))  # MTLStorageModeShared: Swift's storageModeShared
     words = q.split()
     if len(words) >= 2 and _VERSION_TOKEN.match(words[-1]):
         out.append(" ".join(words[:-1]))
@@ -659,9 +665,11 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
-    loose spelling > a phrase's words or a term inside it > fuzzy > a swapped pair of letters > a
-    family prefix. Each step runs only when the ones before found nothing, and the inexact ones
-    abstain below calibrated floors: an empty list then."""
+    loose spelling > a phrase's words or a term inside it > a chip an architecture card names > an
+    identifier a card's text names > fuzzy > a swapped pair of letters > a family prefix > an
+    identifier's words (NVGPUWarpSpecializationPass). Each step runs
+    only when the ones before found nothing, and the inexact ones abstain below calibrated floors: an
+    empty list then."""
     q = clean_query(query)
     if not q:
         return []
@@ -675,6 +683,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
+    if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
+        for m in product_matches(index, q) or text_mentions(index, q):
+            offer(m)
     if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
@@ -684,6 +695,13 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not best:
         for m in prefix_family(index, q, backend):
             offer(m)
+    if not best and backend is None:
+        # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
+        # under a backend filter: another vendor's identifier is no spelling of that backend's.
+        spelled = identifier_words(q)
+        if spelled != q:
+            for m in word_matches(index, spelled, backend):
+                offer(Match(m.concept, round(m.score - 1.0, 1), q, "words", m.backend))
     q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
     # compiler page and on "Device binary (cubin, code object, metallib)"); next, a concept that also
@@ -743,6 +761,8 @@ FILLER = frozenset(_stem(w) for w in ("function", "api", "behavior", "behaviour"
                                      "tutorial", "question"))
 # The vocabulary a query is asked in ("CUDA streams", "AMD MI300X ISA"): it says where, not what.
 QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx", "triton", "amd", "nvidia", "apple"))
+# AMD's words for a warp: a label that says warp also answers a query that says wave or wavefront.
+WARP_WORDS = frozenset(_stem(w) for w in ("wave", "wavefront"))
 COMMON = 0.7  # a word this common or more (rarity at most this) may be left out of a label
 SCORE_SPAN = 85.0  # a term inside a longer query: a code symbol, or a name of several words
 
@@ -771,6 +791,8 @@ def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
         if backend and label_backend and label_backend != backend:
             continue
         have = set(_words(label))
+        if "warp" in have:
+            have |= WARP_WORDS & words  # "wave reduction" is a warp reduction in AMD's words
         missing = words - have
         if not missing:
             score = SCORE_WORDS
@@ -826,7 +848,9 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
             if n == 1:
                 if not _term_like(span):
                     continue
-                score = SCORE_SPAN
+                # A code symbol names the question; a plain acronym (SIMD, PTX) is one of its words and
+                # ranks below a name that covers more of them ("SIMD shuffle up/down").
+                score = SCORE_SPAN if _code_like(span) else SCORE_SPAN - 0.5 * len(content - set(_words(span)))
             else:
                 covered = set(_words(span)) & content
                 if len(covered) < 2 or 2 * len(covered) < len(content):
@@ -835,6 +859,138 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
             for m in _exact(index, span, backend)[0].values():
                 out.append(Match(m.concept, round(score - (100.0 - m.score) / 100.0, 2), span, "span", m.backend))
     return out
+
+
+SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card names
+# Words around a chip's model name that say which variant or brand, not which generation.
+PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
+                           "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
+                           "mac", "studio", "macbook"})
+_PRODUCT_TOKEN = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}|M\d)\b")
+_NOT_PRODUCT = ("FP", "BF", "TF", "INT", "SM", "CC")  # number formats and targets, not chips
+_GLUED_VARIANT = re.compile(r"^([a-z]{1,3}\d{1,4}[a-z]{0,2}?)(max|pro|ultra)$")
+_PRODUCTS: dict[str, dict[str, str]] = {}
+
+
+def _products(index: Index) -> dict[str, str]:
+    """Chip model names (GH200, MI300A, M2) -> the architecture or GPU-family card whose summary names
+    them, where the earliest mention in a summary wins (a card names its own chips first and its rivals
+    last); computed once per index."""
+    key = index.hash or str(id(index))
+    if key not in _PRODUCTS:
+        first: dict[str, tuple[float, str]] = {}
+        for cid, c in index["concepts"].items():
+            title = c["title"].casefold()
+            if c["category"] != "hardware" or not ("architecture" in title or "family" in title):
+                continue
+            summary = c["summary"]
+            for m in _PRODUCT_TOKEN.finditer(summary):
+                token = m.group(0)
+                if token.startswith(_NOT_PRODUCT):
+                    continue
+                where = (m.start() / max(len(summary), 1), cid)
+                if token.casefold() not in first or where < first[token.casefold()]:
+                    first[token.casefold()] = where
+        _PRODUCTS.clear()
+        _PRODUCTS[key] = {t: cid for t, (_, cid) in first.items()}
+    return _PRODUCTS[key]
+
+
+def product_matches(index: Index, query: str) -> list[Match]:
+    """A GPU or chip that has no spec sheet but whose generation a card describes: "M2 Max", "m2max",
+    "MI300A", "AMD Instinct MI300A Accelerator", "GH200" land on the Apple GPU family, CDNA3 and Hopper
+    cards, which name those chips. The query must be one model name, with brand and variant words
+    (AMD, Instinct, Max, Ultra, SXM ...) around it and nothing else."""
+    tokens = [t for t in re.split(r"[\s()]+", query.casefold()) if t and t not in PRODUCT_WORDS]
+    if len(tokens) != 1:
+        return []
+    token = tokens[0]
+    glued = _GLUED_VARIANT.match(token)
+    if glued and glued.group(1) in _products(index):
+        token = glued.group(1)
+    cid = _products(index).get(token)
+    return [Match(cid, SCORE_PRODUCT, token.upper(), "product", None)] if cid else []
+
+
+SCORE_TEXT = 77.0  # an identifier no label holds, named in one card's text more than in any other
+_TEXTS: dict[str, dict[str, str]] = {}
+_FLAG_VALUE = re.compile(r"^-{0,2}([A-Za-z_][\w.:-]*?)(?:=.*)?$")
+
+
+def _concept_texts(index: Index) -> dict[str, str]:
+    """Each concept's prose (summary and every backend's caveat), joined once per index."""
+    key = index.hash or str(id(index))
+    if key not in _TEXTS:
+        texts = {}
+        for cid, c in index["concepts"].items():
+            parts = [c["summary"]] + [t.get("caveat") or "" for t in c["terms"].values()]
+            texts[cid] = "\n".join(parts)
+        _TEXTS.clear()
+        _TEXTS[key] = texts
+    return _TEXTS[key]
+
+
+_ISA_TYPE = re.compile(r"_[bfiu](?:8|16|32|64|128)$")  # ds_swizzle_b32, v_add_f32: the operand type
+_BUILTIN_PREFIX = re.compile(r"^_*(?:builtin_amdgcn_|builtin_|hip_|nvvm_|nv_)")  # __hip_readfirstlane
+_MTL_CONSTANT = re.compile(r"^MTL([A-Z][a-z]+)(\w*)$")  # MTLStorageModeShared -> storageModeShared
+
+
+def identifier_words(query: str) -> str:
+    """A code identifier's words: camelCase, snake_case and dotted parts split apart
+    (NVGPUWarpSpecializationPass -> NVGPU Warp Specialization Pass); plain words are kept."""
+    out = []
+    for token in query.split():
+        if _code_like(token):
+            token = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", token)
+            token = re.sub(r"[_.:()]+", " ", token)
+        out.append(token)
+    return " ".join(" ".join(out).split())
+
+
+def _identifier_variants(token: str) -> list[str]:
+    """The spellings under which a card's prose may name an identifier: itself, its last dotted part,
+    without an AMDGPU operand-type suffix or a vendor builtin prefix, and an Objective-C Metal constant
+    in its Swift spelling."""
+    out = [token]
+    if "." in token:
+        out.append(token.rsplit(".", 1)[1])  # mx.metal.get_peak_memory -> get_peak_memory
+    out.append(_ISA_TYPE.sub("", token))
+    out.append(_BUILTIN_PREFIX.sub("", token))
+    mtl = _MTL_CONSTANT.match(token)
+    if mtl:
+        out.append(mtl.group(1).lower() + mtl.group(2))
+    return out
+
+
+def text_mentions(index: Index, query: str) -> list[Match]:
+    """An identifier that no label holds but a card's own text names: a compiler flag (-mcumode), an
+    environment variable (HSA_XNACK=1), a framework call (mx.metal.get_peak_memory). The card that
+    names it most often answers (a mention in the summary counts twice); a tie says nothing. Only a
+    single code-like token or acronym is looked up so: plain words occur in prose everywhere."""
+    token = query.strip()
+    if " " in token:
+        return []
+    flag = _FLAG_VALUE.match(token)
+    if flag is None:
+        return []
+    token = flag.group(1)
+    if not (_code_like(token) or _ACRONYM.match(token) or token != query.strip()):
+        return []
+    for spelling in dict.fromkeys(_identifier_variants(token)):
+        if len(spelling) < 5:
+            continue
+        pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(spelling) + r"(?![A-Za-z0-9])")
+        counts: dict[str, int] = {}
+        for cid, text in _concept_texts(index).items():
+            n = len(pattern.findall(text)) + len(pattern.findall(index["concepts"][cid]["summary"]))
+            if n:
+                counts[cid] = n
+        if counts:
+            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+                return []
+            return [Match(ranked[0][0], SCORE_TEXT, spelling, "text", None)]
+    return []
 
 
 # Fuzzy matching is plain edit similarity over whole spellings (token order ignored): never a short
