@@ -13,7 +13,7 @@ import pytest
 
 from tests.translate_support import CLANG, COMPILE_SKIP, ROCM, compile_hip, hip_env
 from xlate import kb
-from xlate.translate import calldata
+from xlate.translate import calldata, compat
 from xlate.translate.engine import translate_source
 from xlate.translate.names import hip_name, shape_unproven
 from xlate.translate.options import Options
@@ -50,7 +50,8 @@ def test_every_builtin_a_row_writes_is_typed_in_the_data() -> None:
     assert set(calldata.append()) <= set(typed), "an appended-argument rewrite without proven types"
 
 
-@pytest.mark.parametrize("name", [n for n in _approximate_function_rows() if not calldata.proven_call(n)])
+@pytest.mark.parametrize("name", [n for n in _approximate_function_rows()
+                                  if not calldata.proven_call(n) and compat.helper_for(n) is None])
 def test_an_approximate_row_with_another_call_shape_is_never_a_plain_rename(name: str) -> None:
     smap = kb.load_symbols()
     entry = smap.get(name)
@@ -462,3 +463,30 @@ def test_each_value_type_the_mask_less_shuffles_accept_compiles(name: str, tmp_p
     bf.write_text("#include <hip/hip_runtime.h>\n#include <hip/hip_bf16.h>\n"
                   f"__global__ void k(__hip_bfloat16* p) {{ p[0] = {mask_less}(p[1], 1); }}\n", encoding="utf-8")
     assert compile_hip(bf, "gfx942", "syntax").returncode != 0
+
+
+def test_a_runtime_call_in_device_code_keeps_its_cuda_name_with_a_note() -> None:
+    # CUDA's device runtime (dynamic parallelism): HIP's runtime functions are host-only.
+    text, rep = tr("__global__ void child(int* a) { a[0] = 1; }\n"
+                   "__global__ void k(int* a) {\n  child<<<1, 1>>>(a);\n  cudaDeviceSynchronize();\n"
+                   "  cudaDeviceSynchronize();\n  cudaError_t e = cudaGetLastError();\n}\n"
+                   "__host__ __device__ void hd() { cudaDeviceSynchronize(); }\n"
+                   "int main() { cudaDeviceSynchronize(); return 0; }\n")
+    kernel = text.split("__host__ __device__")[0]
+    assert kernel.count("  cudaDeviceSynchronize();") == 2 and "cudaGetLastError()" in kernel
+    assert "hipError_t e" in kernel  # a type is not a call: renamed as usual
+    assert kernel.count("// xlate: kept cudaDeviceSynchronize") == 1 and "// xlate: kept cudaGetLastError" in kernel
+    assert "void hd() { hipDeviceSynchronize(); }" in text and "int main() { hipDeviceSynchronize();" in text
+    assert rep["flagged"]["kept: host API in device code"] == 2
+
+
+def test_a_cuda_10_compute_type_keeps_the_gemm_call_with_a_note() -> None:
+    # cuBLAS's C++ overloads still take a cudaDataType compute type; hipBLAS takes hipblasComputeType_t only.
+    head = ("#include <cublas_v2.h>\nvoid f(cublasHandle_t h, const void* A, void* C, int n, const float* s) {\n"
+            "  cudaDataType ct = CUDA_R_32F;\n")
+    call = "  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, s, A, CUDA_R_16F, n, A, CUDA_R_16F, n, s, C, CUDA_R_32F, n, {}, CUBLAS_GEMM_DEFAULT);\n"
+    text, rep = tr(head + call.format("ct") + call.format("CUDA_R_32F") + call.format("CUBLAS_COMPUTE_32F") + "}\n",
+                   name="a.cpp")
+    assert text.count("  cublasGemmEx(h,") == 2 and len(re.findall(r"hipblasGemmEx(?:_v2)?\(h,", text)) == 1
+    assert text.count("// xlate: kept cublasGemmEx: HIP's form takes, as argument 18, a compute type") == 2
+    assert rep["flagged"]["kept: argument type HIP does not take"] == 2

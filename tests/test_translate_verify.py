@@ -205,6 +205,24 @@ def test_attribution_charges_a_wrong_version_spelling_to_the_rewrite(tmp_path: P
 
 @pytest.mark.slow
 @needs_compiler
+def test_host_api_calls_a_rename_would_break_are_kept_and_charge_nothing(tmp_path: Path) -> None:
+    """A runtime call in a kernel and a cuBLAS 10 compute type keep CUDA's spelling: their errors are the
+    original code's, and the rest of the file compiles."""
+    original = (FIXTURES / "host_api_shapes.cu").read_text(encoding="utf-8")
+    src = tmp_path / "host_api_shapes.cu"
+    src.write_text(original, encoding="utf-8")
+    text = translate_source("host_api_shapes.cu", original.encode(), versions.for_target(kb.load_symbols(), "6.4"),
+                            Options(rocm="6.4")).text
+    assert text is not None
+    result = vf.TreeVerifier(_toolchain(), [_translated("host_api_shapes.hip", original, text.decode(), src)], []).run()
+    errors = result.units[0].errors
+    assert errors and not [e for e in errors if e.ours], [e.shown() for e in errors]
+    assert {e.line for e in errors} == {i + 1 for i, line in enumerate(text.decode().splitlines())
+                                         if "cudaDeviceSynchronize();" in line or "cublasGemmEx(" in line}
+
+
+@pytest.mark.slow
+@needs_compiler
 def test_attribution_keeps_an_error_the_original_spelling_also_has(tmp_path: Path) -> None:
     """A rewritten line that fails with the same error under its original spelling is not charged."""
     original = "#include <hip/hip_runtime.h>\nint f() { int x = undeclared_a; return x; }\n"

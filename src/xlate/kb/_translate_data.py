@@ -26,7 +26,8 @@ TRANSLATE_DIR = "translate"
 TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
     "headers.yaml": (("apis", "declares", "host_uses"), "CUDA headers"),
-    "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address", "device_construction"),
+    "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address", "device_construction",
+                    "argument_types", "host_api_families"),
                    "CUDA names"),
     "compat.yaml": (("snippets", "helpers", "headers"), "names"),
 }
@@ -140,6 +141,17 @@ def _models() -> dict[str, type[BaseModel]]:
         index: int = Field(ge=0)
         source: str
 
+    class ArgumentTypes(Entry):
+        """An argument whose shown type (or enumerator prefix) HIP's spelling does not take."""
+
+        index: int = Field(ge=0)
+        rejects: list[str]
+        rejects_prefix: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_]\w*$")]]
+        expects: str
+        source: str
+
+        _check = field_validator("rejects")(classmethod(lambda cls, v: _types(v)))
+
     class MacrosFile(BaseModel):
         model_config = ConfigDict(extra="forbid", strict=True)
         conditions: dict[CName, Condition]
@@ -154,6 +166,8 @@ def _models() -> dict[str, type[BaseModel]]:
         erase: dict[CName, Erase]
         function_address: dict[CName, FunctionAddress]
         device_construction: dict[CName, Erase]  # only a source, like erase
+        argument_types: dict[CName, ArgumentTypes]
+        host_api_families: dict[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")], Erase]
 
     class Api(Entry):
         """The names of the API a CUDA header declares, as a regex over whole spellings."""

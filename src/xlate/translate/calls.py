@@ -80,6 +80,7 @@ def call_of(name_node: Node | None) -> Node | None:
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap: Any, edits: Edits,
             report: Report, options: Options, claimed: set[int], notes: Notes | None = None) -> None:
     append, typed, erase, fnaddr = calldata.append(), calldata.typed(), calldata.erase(), calldata.function_address()
+    narrowed = calldata.argument_types()
     notes = notes if notes is not None else Notes()
     types: Pointees | None = None
     for o, entry in found:
@@ -109,12 +110,37 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap
             _function_address(node, fnaddr[written]["index"], source, edits, report)
         if written in erase:
             continue  # erase_macros() below finds them, inside parse-error regions too
+        if written in narrowed:
+            types = types or Pointees()
+            if _argument_rejected(node, narrowed[written], types):
+                claimed.add(node.start_byte)
+                notes.add_at(starts, node, f"kept {written}: HIP's form takes, as argument {narrowed[written]['index'] + 1}, "
+                             f"{' '.join(narrowed[written]['expects'].split())}", report, "argument type HIP does not take")
+                continue
         if written in typed:
             types = types or Pointees()
             if _by_pointee(node, written, typed[written], entry, types, report, claimed, notes, starts, options, smap):
                 continue  # the CUDA name stays: no arguments to add
         if written in append:
             _extra_arguments(node, append[written], entry, edits, report, options, smap)
+
+
+def _argument_rejected(name: Node, entry: dict[str, Any], types: Pointees) -> bool:
+    """Whether the syntax shows the call's argument at entry["index"] to be of a type HIP's spelling does
+    not take: an enumerator with a rejected prefix, or a name the file declares with a rejected type."""
+    call = call_of(name)
+    args = arguments(call) if call is not None else []
+    if entry["index"] >= len(args):
+        return False
+    arg = args[entry["index"]]
+    while arg.type == "parenthesized_expression" and arg.named_child_count == 1:
+        arg = arg.named_children[0]
+    if arg.type != "identifier":
+        return False
+    text = (arg.text or b"").decode("utf-8", "replace")
+    if text.startswith(tuple(entry["rejects_prefix"])):
+        return True
+    return types.of_argument_plain(arg) in entry["rejects"]
 
 
 def _malloc_host(node: Node, smap: Any, edits: Edits, report: Report, options: Options, claimed: set[int]) -> None:

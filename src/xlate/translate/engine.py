@@ -102,6 +102,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
                              "may reach it keep the name", report, "user-defined function")
         found = kept
     settled = macros.rewrite(tree, source, edits, report, claimed, notes, starts)
+    names.keep_host_calls_in_device_code(found, source, starts, view, report, claimed, notes)
     helpers = compat.rewrite(tree, found, source, starts, edits, report, options, claimed, notes)
     calls.rewrite(found, source, starts, smap, edits, report, options, claimed, notes)
     calls.erase_macros(tree, source, smap, edits, report, options, claimed)

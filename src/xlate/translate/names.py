@@ -198,6 +198,35 @@ def _may_run_on_device(node: Node, view: Any) -> bool:
     return False
 
 
+def keep_host_calls_in_device_code(found: list[tuple[Any, Any]], source: bytes, starts: list[int], view: Any,
+                                   report: Report, claimed: set[int], notes: Notes) -> None:
+    """A call of a host-only API family's name (calls.yaml `host_api_families`: CUDA's runtime and driver
+    APIs) inside a __global__ or __device__ function is CUDA's device runtime (dynamic parallelism): HIP
+    has none, and its host functions do not compile there. The call keeps its CUDA name (its offset goes
+    into `claimed`) with a note, once per function and name. A __host__ __device__ function is left to
+    the row: its host pass may be the one that calls it."""
+    from xlate.cuda.tree import function_qualifiers
+
+    families = calldata.host_api_families()
+    said: set[tuple[int, str]] = set()
+    for o, entry in found:
+        node, written = o[6], o[2]
+        if node is None or entry.family not in families or node.type != "identifier":
+            continue
+        parent = node.parent
+        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+            continue
+        fn = view.function_of(node)
+        if fn is None or not view.in_device_code(node) or "__host__" in function_qualifiers(fn):
+            continue
+        claimed.add(occurrence_offset(o, source, starts))
+        if (fn.start_byte, written) in said:
+            continue
+        said.add((fn.start_byte, written))
+        notes.add_at(starts, node, f"kept {written}: called in device code (CUDA's device runtime); HIP's runtime "
+                     "functions run on the host only, so no HIP spelling compiles here", report, "host API in device code")
+
+
 def dead_definitions(found: list[tuple[Any, Any]]) -> list[tuple[int, int]]:
     """Byte ranges of the file's function definitions of mapped names that HIP never compiles (see
     guards): they stay as written, and their names protect no call."""

@@ -14,7 +14,8 @@ headers declare with another signature is the translator's error even though the
 undeclared on HIP too; an error on a line the translation left as it was is the original code's. The one exception is an `#include` of
 a file the translation renamed (`other.cu` became `other.hip`): clang's "file not found" for a file
 that exists in the input tree is the translator's. Blocks are found by a line diff of the original
-and the translated file.
+and the translated file. An error clang reports after guessing a correction for an undeclared name
+earlier on its line ("did you mean 'Y'?") shares that name's attribution: it is about the guess.
 
 Everything runs in a scratch copy of the translated tree, so the files written by `translate` are
 never touched; the baseline gets its own copy.
@@ -503,6 +504,7 @@ class TreeVerifier:
             same = _same_kind(d.message)
             if not any(first <= line <= last and kind == same for line, kind in failing.get(rel, ())):
                 d.ours = True
+        _forgive_typo_followers(errors)
 
     def _renamed_include(self, rel: str, name: str) -> bool:
         """Whether `name`, included from translated file `rel`, exists beside the file's source in the
@@ -510,6 +512,18 @@ class TreeVerifier:
         f = self.by_rel[rel]
         here = f.source.parent / name
         return here.exists() and os.path.realpath(here) in self.source_names
+
+
+def _forgive_typo_followers(errors: list[Diagnostic]) -> None:
+    """An error clang reports after it guessed a correction for an undeclared name earlier on the same
+    line ("use of undeclared identifier 'X'; did you mean 'Y'?") is about its guess, not the code: it
+    shares that name's attribution (a kept CUDA call whose arguments clang then checks against the HIP
+    function it guessed is the original code's error, not the rewrite's)."""
+    guessed = [e for e in errors if _UNDECLARED.match(e.message) and "; did you mean" in e.message]
+    for d in errors:
+        if d.ours and any(g is not d and not g.ours and g.file == d.file and g.line == d.line and g.col < d.col
+                          for g in guessed):
+            d.ours = False
 
 
 _UNDECLARED = re.compile(r"^(use of undeclared identifier|unknown type name|no type named|no member named|"
