@@ -302,3 +302,21 @@ def test_linked_concepts_exist_in_the_glossary() -> None:
     assert "warp" in concept_ids and "h100-sxm" not in concept_ids
     missing = {r.name: [c for c in r.concepts if c not in concept_ids] for r in RULES}
     assert not {k: v for k, v in missing.items() if v}
+
+
+def test_code_a_preprocessor_test_keeps_to_the_host_pass_is_not_device_code() -> None:
+    """`#ifndef __CUDA_ARCH__` in a __host__ __device__ function (or the #else of `#ifdef __CUDA_ARCH__`)
+    is compiled for the host only: the device-side runtime hazard does not fire there, and does in the
+    device branch."""
+    from xlate.cuda.parser import parse
+    from xlate.cuda.source import SourceView
+
+    code = (b"__host__ __device__ void hd() {\n#ifndef __CUDA_ARCH__\n  cudaDeviceSynchronize();\n#else\n"
+            b"  cudaDeviceSynchronize();\n#endif\n#if defined(__CUDA_ARCH__)\n  x();\n#elif FOO\n  y();\n#endif\n"
+            b"#if !__CUDA_ARCH__\n  z();\n#endif\n}\n")
+    view = SourceView("k.cu", code, parse(code))
+    calls = {(c.text or b"").decode(): c for c in view.nodes("call_expression")}
+    host, device = view.calls(["cudaDeviceSynchronize"])
+    assert not view.in_device_code(host) and view.in_device_code(device)
+    assert view.in_device_code(calls["x()"]) and not view.in_device_code(calls["y()"])
+    assert view.in_device_code(calls["z()"])  # a value test of the macro is left alone

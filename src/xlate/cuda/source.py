@@ -492,9 +492,27 @@ class SourceView:
 
     def in_device_code(self, node: Node) -> bool:
         """True inside the body or signature of a __global__ or __device__ function, or inside a
-        local class or nested definition within one."""
+        local class or nested definition within one, unless a preprocessor test keeps the code to the
+        host pass (`#ifndef __CUDA_ARCH__`, the `#else` of `#ifdef __CUDA_ARCH__`; see host_pass_only)."""
         entry = self._function_entry(node.start_byte, node.end_byte)
-        return entry is not None and self._device_within[entry[4]]
+        return entry is not None and self._device_within[entry[4]] and not self.host_pass_only(node)
+
+    def host_pass_only(self, node: Node) -> bool:
+        """Whether a preprocessor test around the node compiles it in the host pass only: the body of
+        `#ifndef __CUDA_ARCH__` or `#if !defined(__CUDA_ARCH__)`, or a branch after a test that
+        `__CUDA_ARCH__` is defined (`#ifdef`, `#if defined(...)`, `#if __CUDA_ARCH__`); the same for
+        HIP's `__HIP_DEVICE_COMPILE__`. Any other condition says nothing."""
+        if not any(m in self.source for m in _PASS_MACROS):
+            return False
+        child, up = node, self.parent(node)
+        while up is not None:
+            if up.type in _CONDITIONALS:
+                device = _tests_device_pass(up)
+                in_branch_after = child == up.child_by_field_name("alternative")
+                if (device is False and not in_branch_after) or (device is True and in_branch_after):
+                    return True
+            child, up = up, self.parent(up)
+        return False
 
     def _function_table(self) -> list[tuple[int, int, Node, bool, int]]:
         """(start, end, node, device, index) of every function definition by start; each one's
@@ -535,6 +553,31 @@ class SourceView:
                 return entry
             i = self._enclosing[i]
         return None
+
+
+_PASS_MACROS = (b"__CUDA_ARCH__", b"__HIP_DEVICE_COMPILE__")
+_CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"})
+_DEVICE_TEST = re.compile(r"^\s*(!?)\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*$")
+
+
+def _tests_device_pass(directive: Node) -> bool | None:
+    """True where the directive's condition is exactly "the device pass" (`#ifdef __CUDA_ARCH__`,
+    `#if defined(__CUDA_ARCH__)`, `#if __CUDA_ARCH__`), False where it is exactly "the host pass"
+    (`#ifndef`, `#if !defined(...)`), None for any other condition."""
+    if directive.type in ("preproc_ifdef", "preproc_elifdef"):
+        name = directive.child_by_field_name("name")
+        head = directive.children[0].type if directive.children else ""
+        if name is None or (name.text or b"") not in _PASS_MACROS:
+            return None
+        return head in ("#ifdef", "#elifdef")
+    condition = directive.child_by_field_name("condition")
+    m = _DEVICE_TEST.match((condition.text or b"").decode("utf-8", "replace")) if condition is not None else None
+    if m is None:
+        return None
+    name = m.group(2) or m.group(3) or m.group(4)
+    if name.encode() not in _PASS_MACROS or (m.group(4) and m.group(1)):
+        return None  # `#if !__CUDA_ARCH__` reads a value, not whether the macro is defined: left alone
+    return not m.group(1)
 
 
 def _document_order(node: Node) -> tuple[int, int]:
