@@ -574,8 +574,8 @@ def _tests_device_pass(directive: Node) -> bool | None:
     m = _DEVICE_TEST.match((condition.text or b"").decode("utf-8", "replace")) if condition is not None else None
     if m is None:
         return None
-    name = m.group(2) or m.group(3) or m.group(4)
-    if name.encode() not in _PASS_MACROS or (m.group(4) and m.group(1)):
+    macro = m.group(2) or m.group(3) or m.group(4)
+    if macro.encode() not in _PASS_MACROS or (m.group(4) and m.group(1)):
         return None  # `#if !__CUDA_ARCH__` reads a value, not whether the macro is defined: left alone
     return not m.group(1)
 
