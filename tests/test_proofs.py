@@ -97,7 +97,8 @@ FROM_TABLE = {
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
 }
 # Sides whose row names a later HIP runtime (ROCm 7.1), compiled against the later headers triton ships.
-NEWER_HIP = {f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")}
+NEWER_HIP = {*(f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")),
+             "__syncwarp -> __syncwarp"}
 # Sides proven against a library release other than ROCm 6.4 (Debian has no 6.4 build of it).
 OTHER_RELEASE = {"cublasLt.h -> hipblaslt/hipblaslt.h": "hipBLASLt ", "nccl.h -> rccl/rccl.h": "RCCL (NCCL API) ",
                  "nvml.h -> amd_smi/amdsmi.h": "AMD SMI ", "nvmlDeviceGetTopologyCommonAncestor -> amdsmi_topo_get_link_type": "AMD SMI "}

@@ -339,20 +339,30 @@ def test_each_load_and_store_helper_compiles_for_every_proven_type(name: str, tm
 @needs_compiler
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, h in compat.helpers().items() if h["argument"] == "function"])
-def test_each_function_helper_compiles_on_the_host_and_returns_cudas_type(name: str, tmp_path: Path) -> None:
+def test_each_function_helper_compiles_where_it_runs_and_returns_cudas_type(name: str, tmp_path: Path) -> None:
     helper = compat.helpers()[name]
-    assert helper["returns"], f"{name}: a function helper says what CUDA's function returns"
+    assert helper["returns"] and helper["runs_on"] in ("host", "device"), f"{name}: a function helper says what " \
+        "CUDA's function returns and where it runs"
     lines = ["#include <type_traits>\n#include <cstddef>\nusing std::size_t;\n"]
+    qualifier = "__global__" if helper["runs_on"] == "device" else ""
     for i, args in enumerate(helper["proven"]):
         params = args[1:-1].strip()
         names = ", ".join(f"a{j}" for j in range(len(params.split(",")))) if params else ""
         decl = ", ".join(f"{t.strip()} a{j}" for j, t in enumerate(params.split(","))) if params else ""
-        lines.append(f"void probe{i}({decl}) {{\n  auto r = {helper['spelling']}({names});\n"
-                     f"  static_assert(std::is_same<decltype(r), {helper['returns']}>::value, \"return type\");\n}}\n")
+        call = f"{helper['spelling']}({names})"
+        lines.append(f"{qualifier} void probe{i}({decl}) {{\n  {call};\n"
+                     f"  static_assert(std::is_same<decltype({call}), {helper['returns']}>::value, \"return type\");\n}}\n")
     src = tmp_path / "probe.hip"
     src.write_text(_probe("".join(lines), {helper["snippet"]}), encoding="utf-8")
-    done = compile_hip(src, "gfx942", "syntax")
+    done = compile_hip(src, "gfx942", "device" if helper["runs_on"] == "device" else "syntax")
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_syncwarp_becomes_the_helper_with_any_mask() -> None:
+    text, rep = tr("__global__ void k(float* s) {\n  s[threadIdx.x] = 1.f;\n  __syncwarp();\n"
+                   "  __syncwarp(0xffffffff);\n  s[0] += s[1];\n}\n")
+    assert "  xlate_compat::syncwarp();\n" in text and "  xlate_compat::syncwarp(0xffffffff);\n" in text
+    assert "#ifndef XLATE_COMPAT_SYNCWARP" in text and rep["rewritten"]["compat helper xlate_compat::syncwarp"] == 2
 
 
 def test_a_function_helper_replaces_the_name_in_a_macro_body_and_in_code() -> None:

@@ -86,28 +86,37 @@ def test_rocm_option_refuses_an_unknown_version_in_one_line() -> None:
 
 # --- kept names the target headers lack get a note -------------------------------------------------------
 
-def test_syncwarp_gets_a_note_for_64_not_silence_and_stcs_the_helper() -> None:
+def test_syncwarp_and_stcs_become_helpers_and_a_kept_name_gets_its_versions_note() -> None:
     text = _translate("warp_stage.cu", "6.4")
     lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.strip() == "__syncwarp();")
-    assert lines[at - 1].strip().startswith("// xlate: ROCm 6.4 declares no __syncwarp")
-    assert "__builtin_amdgcn_fence(__ATOMIC_ACQ_REL, \"agent\")" in lines[at - 1]
-    # __stcs is CUDA's own here: the compat helper replaces it, and its note says what it writes.
+    # ROCm 6.4 declares neither __syncwarp nor CUDA's __stcs here: the compat helpers replace them, and
+    # each note says what it writes.
+    at = next(i for i, line in enumerate(lines) if line.strip() == "xlate_compat::syncwarp();")
+    assert lines[at - 1].strip().startswith("// xlate: __syncwarp -> xlate_compat::syncwarp, a helper written into this file")
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("xlate_compat::stcs("))
     assert lines[at - 1].strip().startswith("// xlate: __stcs -> xlate_compat::stcs, a helper written into this file")
-    assert "XL090" not in text  # the version's note (or the helper) replaces the generic finding on those names
-    # A second run over the output writes no second note.
-    again = translate_source("warp_stage.hip", text.encode(), versions.for_target(kb.load_symbols(), "6.4"), Options(rocm="6.4"))
-    assert again.text is not None and again.text.decode().count("declares no __syncwarp") == 1
+    assert "XL090" not in text  # the helpers replace the generic finding on those names
+    # A name with no helper that the target headers lack keeps its CUDA spelling with the version's note,
+    # once, also after a second run over the output.
+    kept = _translate_text("__device__ unsigned f(const float* p) { return (unsigned)__cvta_generic_to_shared(p); }\n", "6.4")
+    assert "// xlate: ROCm 6.4 declares no __cvta_generic_to_shared" in kept and "__cvta_generic_to_shared(p)" in kept
+    again = _translate_text(kept, "6.4", name="a.hip")
+    assert again.count("declares no __cvta_generic_to_shared") == 1
 
 
 def test_without_a_fact_for_the_version_the_older_note_is_given_as_such() -> None:
-    text = _translate("warp_stage.cu", "7.0")  # the rows know nothing of __syncwarp on 7.0: never silence
-    lines = text.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.strip() == "__syncwarp();")
-    assert lines[at - 1].strip().startswith("// xlate: nothing is known about __syncwarp in ROCm 7.0's headers; "
-                                            "the rows say of an older one: ROCm 6.4 declares no __syncwarp")
-    assert "declares no __syncwarp" not in _translate("warp_stage.cu", None)  # no target version: no version note
+    code = "__device__ unsigned f(const float* p) { return (unsigned)__cvta_generic_to_shared(p); }\n"
+    text = _translate_text(code, "7.0")  # the rows know nothing of it on 7.0: never silence
+    assert "// xlate: nothing is known about __cvta_generic_to_shared in ROCm 7.0's headers; the rows say of an " \
+        "older one: ROCm 6.4 declares no __cvta_generic_to_shared" in text
+    assert "declares no __cvta_generic_to_shared" not in _translate_text(code, None)  # no target version: no version note
+
+
+def _translate_text(code: str, rocm: str | None, name: str = "a.cu") -> str:
+    smap = versions.for_target(kb.load_symbols(), rocm) if rocm else kb.load_symbols()
+    out = translate_source(name, code.encode(), smap, Options(rocm=rocm)).text
+    assert out is not None
+    return out.decode()
 
 
 @pytest.mark.slow

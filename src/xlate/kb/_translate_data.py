@@ -190,6 +190,7 @@ def _models() -> dict[str, type[BaseModel]]:
         cuda_types: list[str]
         proven: list[str]
         returns: str | None = None  # `function` helpers: the CUDA function's return type
+        runs_on: Literal["host", "device"] | None = None  # `function` helpers: where the test calls it
         note: str
         source: str
 
