@@ -136,6 +136,10 @@ RETRACTED = [
     r"Triton pointers always refer to global memory",
     r"Triton programs have no warp-level view",
     r"hardware-accelerated on Blackwell and on CDNA4, emulated",
+    r"use TMA on NVIDIA GPUs that have it and fall back to ordinary loads elsewhere",
+    r"One rounding per direction \(ties to even to floating point",
+    r"one default rounding \(ties to even to floating point",
+    r"llama\.cpp define their own __dp4a",
 ]
 
 
