@@ -130,6 +130,16 @@ RETRACTED = [
     r"no larger issuing unit exists",
     r"Write a != b on half; the result is bool, as in CUDA",
     r"reads global memory only through tl\.load",
+    # The sweep and self-audit of 2026-12-06, fifth record (docs/contributing/audits/2026-12-06-e-self.md).
+    r"NVFP4 is NVIDIA-specific and has no AMD hardware path",
+    r"but only gfx950 \(MI350 series\) accelerates them",
+    r"Triton pointers always refer to global memory",
+    r"Triton programs have no warp-level view",
+    r"hardware-accelerated on Blackwell and on CDNA4, emulated",
+    r"use TMA on NVIDIA GPUs that have it and fall back to ordinary loads elsewhere",
+    r"One rounding per direction \(ties to even to floating point",
+    r"one default rounding \(ties to even to floating point",
+    r"llama\.cpp define their own __dp4a",
 ]
 
 
