@@ -643,6 +643,7 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
             score = SCORE_SYMBOL if side == "cuda" else SCORE_NAME - 1
             offer(Match(row.concept, score, q, "symbol", SIDE_BACKEND[side]))
     named: set[str] = set()  # concepts that carry the query itself as a name or alias
+    from_rows = bool(best)  # a row's other-backend spelling must not stop a variant's exact symbol
     for variant in query_variants(q):
         exact, folded, loose_map = _lookups(index, variant)
         if variant == q:
@@ -658,7 +659,7 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
         for label, cid, kind, label_backend in loose_map.get(v_loose, ()) if v_loose else ():
             if allowed(label_backend):
                 offer(Match(cid, SCORE_LOOSE, label, kind, label_backend))
-        if best:
+        if best and (not from_rows or max(m.score for m in best.values()) >= SCORE_SYMBOL - 1):
             break
     return best, named
 
