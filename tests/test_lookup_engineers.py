@@ -24,7 +24,6 @@ KNOWN_MISSES = {
     "s_and_saveexec_b64",  # an AMDGPU EXEC-mask instruction; no page lists ISA spellings of the mask
     "persistent kernel",  # several pages mention persistent kernels; none is about them
     "resource storage mode",  # Metal storage modes span several pages (shared, private, managed)
-    "block pointer",  # Triton's tl.make_block_ptr is on no page
     "64-bit atomics",  # no page collects 64-bit atomic support
 }
 
