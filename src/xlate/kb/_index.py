@@ -1036,17 +1036,22 @@ def fuzzy(index: Index, query: str, backend: str | None, limit: int, floor: floa
 def transpositions(index: Index, query: str, backend: str | None) -> list[Match]:
     """A one-word query that is a label with two neighbouring letters swapped ("shuffel", "occupnacy"):
     one slip, which plain edit similarity counts as two and so leaves below its floor. Five letters or
-    more; a dropped or changed letter is not a swap ("select" is not "elect")."""
+    more, or four for an acronym typed in capitals against a label in capitals ("VGRP" for VGPR); a
+    dropped or changed letter is not a swap ("select" is not "elect")."""
     from rapidfuzz.distance import OSA, Levenshtein
 
     q_loose = loose(query)
-    if " " in query.strip() or len(q_loose) < 5:
+    word = query.strip()
+    acronym = len(q_loose) == 4 and word.isalpha() and word.isupper()
+    if " " in word or (len(q_loose) < 5 and not acronym):
         return []
     out: list[Match] = []
     precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
     for entry, key in zip(index["labels"], precomputed):
         label, cid, kind, label_backend = entry
         if backend and label_backend and label_backend != backend:
+            continue
+        if acronym and not (label.isalpha() and label.isupper()):
             continue
         if len(key) == len(q_loose) and OSA.distance(q_loose, key, score_cutoff=1) == 1 \
                 and Levenshtein.distance(q_loose, key, score_cutoff=2) == 2:
