@@ -490,3 +490,29 @@ def test_a_cuda_10_compute_type_keeps_the_gemm_call_with_a_note() -> None:
     assert text.count("  cublasGemmEx(h,") == 2 and len(re.findall(r"hipblasGemmEx(?:_v2)?\(h,", text)) == 1
     assert text.count("// xlate: kept cublasGemmEx: HIP's form takes, as argument 18, a compute type") == 2
     assert rep["flagged"]["kept: argument type HIP does not take"] == 2
+
+
+def test_a_member_of_a_renamed_class_follows_the_class_and_the_header_comes_with_it() -> None:
+    # cub::DeviceRadixSort has a row; its static members are in no row: the class is renamed and the
+    # member kept as written, and the header is mapped because its API is ported.
+    text, rep = tr("#include <cub/cub.cuh>\nvoid f(float* k, void* t, size_t& n, int c) {\n"
+                   "  cub::DeviceRadixSort::SortKeys(t, n, k, k, c);\n  cub::NotAClass::f();\n}\n", name="a.cu")
+    assert "  hipcub::DeviceRadixSort::SortKeys(t, n, k, k, c);" in text and "#include <hipcub/hipcub.hpp>" in text
+    assert "  cub::NotAClass::f();" in text  # no row for the class: unknown stays unknown
+    assert rep["unknown"]["cub::NotAClass::f"] == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bool(COMPILE_SKIP), reason=COMPILE_SKIP or "compile checks run")
+def test_the_device_primitive_members_real_code_calls_compile_after_the_class_rename(tmp_path: Path) -> None:
+    calls = ["cub::DeviceRadixSort::SortPairs(t, n, k, k, v, v, c)", "cub::DeviceRadixSort::SortPairsDescending(t, n, k, k, v, v, c)",
+             "cub::DeviceRadixSort::SortKeys(t, n, k, k, c)", "cub::DeviceReduce::Sum(t, n, k, k, c)",
+             "cub::DeviceReduce::Max(t, n, k, k, c)", "cub::DeviceScan::InclusiveSum(t, n, k, k, c)",
+             "cub::DeviceScan::ExclusiveSum(t, n, k, k, c)", "cub::DeviceSelect::Flagged(t, n, k, v, k, v, c)"]
+    body = "".join(f"  {c};\n" for c in calls)
+    text, _ = tr("#include <cub/cub.cuh>\nvoid f(float* k, int* v, void* t, size_t& n, int c) {\n" + body + "}\n", name="a.cu")
+    assert "cub::Device" not in text.replace("hipcub::Device", "")
+    src = tmp_path / "a.hip"
+    src.write_text(text, encoding="utf-8")
+    done = compile_hip(src, "gfx942", "syntax")
+    assert done.returncode == 0, done.stderr[-3000:]

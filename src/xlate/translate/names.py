@@ -198,6 +198,23 @@ def _may_run_on_device(node: Node, view: Any) -> bool:
     return False
 
 
+def class_prefix(written: str, smap: Any, options: Options) -> tuple[str, str] | None:
+    """(prefix, its HIP spelling) for a qualified name in no row whose longest qualifying prefix is a
+    class or namespace-scope type a row renames (`cub::DeviceRadixSort` of
+    `cub::DeviceRadixSort::SortPairs`): the member is written as it is, after the class's HIP name.
+    None where no such row exists or its answer is not a plain rename."""
+    parts = written.split("::")
+    for k in range(len(parts) - 1, 0, -1):
+        prefix = "::".join(parts[:k])
+        entry = smap.get(prefix)
+        row = getattr(entry, "row", None)
+        if entry is None or row is None or row.kind != "type" or entry.hip_relation not in ("renamed", "same"):
+            continue
+        target, why = hip_name(entry, options, smap)
+        return (prefix, target) if why == "ok" and target else None
+    return None
+
+
 def keep_host_calls_in_device_code(found: list[tuple[Any, Any]], source: bytes, starts: list[int], view: Any,
                                    report: Report, claimed: set[int], notes: Notes) -> None:
     """A call of a host-only API family's name (calls.yaml `host_api_families`: CUDA's runtime and driver
@@ -269,6 +286,12 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
         if source[start:end] != written.encode():
             continue  # position and spelling disagree (unusual bytes on the line): leave it
         target, why = hip_name(entry, options, smap)
+        if why == "derived" and smap is not None:
+            known = class_prefix(written, smap, options)
+            if known is not None and edits.add(start, start + len(known[0].encode()), known[1].encode()):
+                # `cub::DeviceRadixSort::SortPairs`: the class has a row; its member keeps its name.
+                report.rewritten["identifier"] += 1
+                continue
         if why in ("derived", "unknown"):
             report.unknown[written] += 1
             continue
