@@ -104,15 +104,26 @@ def test_qualified_calls_and_a_file_with_math_h_get_nothing() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 def test_each_host_header_is_needed_and_enough(tmp_path: Path) -> None:
+    calls = ("isfinite", "isinf", "isnan", "signbit", "isnormal", "fpclassify")
+    values = ("FLT_MAX", "FLT_MIN", "FLT_EPSILON", "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "FLT_TRUE_MIN")
     for header, pattern in headers.host_uses().items():
-        names = [n for n in ("isfinite", "isinf", "isnan", "signbit", "isnormal", "fpclassify") if pattern.match(n)]
+        names = [n for n in calls + values if pattern.match(n)]
         assert names, f"no known name matches {header}'s pattern"
         for name in names:
-            use = f"template <class T> bool f(T x) {{ return {name}(x); }}\nbool g() {{ return f(1.5f) && f(2.5); }}\n"
+            use = (f"template <class T> bool f(T x) {{ return {name}(x); }}\nbool g() {{ return f(1.5f) && f(2.5); }}\n"
+                   if name in calls else f"__global__ void k(double* o) {{ o[0] = {name}; }}\ndouble h() {{ return {name}; }}\n")
             assert not _compiles(tmp_path, "#include <hip/hip_runtime.h>\n#include <cmath>\n" + use), f"{name} compiles without {header}"
             assert _compiles(tmp_path, f"#include <hip/hip_runtime.h>\n#include <{header}>\n" + use), f"{header} does not declare {name}"
     out = _translate(HOST_CLASSIFY)
     assert _compiles(tmp_path, out), out
+
+
+def test_a_float_limit_used_as_a_value_gets_float_h_unless_cfloat_is_there() -> None:
+    code = "#include <cuda_runtime.h>\n__global__ void k(float* o) { o[0] = -FLT_MAX; }\n"
+    out = translate_source("k.cu", code.encode(), kb.load_symbols(), Options()).text
+    assert out is not None and out.decode().count("#include <float.h>") == 1
+    kept = translate_source("k.cu", ("#include <cfloat>\n" + code).encode(), kb.load_symbols(), Options()).text
+    assert kept is not None and b"float.h" not in kept
 
 
 def test_a_header_that_includes_the_runtime_gets_math_h_too() -> None:

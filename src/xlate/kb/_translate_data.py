@@ -175,6 +175,13 @@ def _models() -> dict[str, type[BaseModel]]:
         match: str
         source: str
 
+    class HostUse(Api):
+        """A C header CUDA's runtime header brings along: the names that need it, and the headers that
+        provide it as well (<cfloat> for <float.h>; not <cmath> for <math.h>, which moves the C names
+        into std)."""
+
+        provided_by: list[Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][\w./]*$")]] = Field(default_factory=list)
+
     class Snippet(Entry):
         """A piece of C++ under compat/<name>.h, written after the snippets it `needs`."""
 
@@ -228,7 +235,7 @@ def _models() -> dict[str, type[BaseModel]]:
         model_config = ConfigDict(extra="forbid", strict=True)
         apis: dict[str, Api]
         declares: dict[str, Api]  # HIP header -> the names only it declares (hip_runtime.h does not)
-        host_uses: dict[str, Api]  # C header -> the names a file calls that CUDA's runtime header brings
+        host_uses: dict[str, HostUse]  # C header -> the names a file uses that CUDA's runtime header brings
 
     return {"macros.yaml": MacrosFile, "calls.yaml": CallsFile, "headers.yaml": HeadersFile, "compat.yaml": CompatFile}
 

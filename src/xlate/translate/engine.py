@@ -120,7 +120,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     if options.runtime_include and cuda_code:
         headers.add_runtime(tree, source, edits, report, now)
     headers.add_declaring_headers(tree, source, edits, report, now)
-    if cuda_code or headers.has_runtime(now):  # a .cu file, or a header that includes CUDA's runtime
+    if cuda_code or headers.has_runtime(now):  # a .cu file, or a header that includes CUDA's runtime (API)
         headers.add_host_headers(tree, source, edits, report, now)
     compat.add_block(tree, source, edits, report, helpers)
 

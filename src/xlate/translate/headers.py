@@ -29,6 +29,9 @@ ROC_FAMILIES = frozenset({"cublas", "cusparse", "cusolver", "curand"})
 # hip_runtime_api.h alone is not enough: it lacks the kernel language (threadIdx, __global__, launches)
 # that nvcc's implicit runtime header gives a .cu file.
 _RUNTIME_HEADERS = (b"hip/hip_runtime.h",)
+# A file that includes either is CUDA runtime code (a header of a .cu file, where nvcc's implicit runtime
+# header came first), so it gets the C headers that header brought (add_host_headers).
+_RUNTIME_API_HEADERS = (*_RUNTIME_HEADERS, b"hip/hip_runtime_api.h")
 _ANY_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.MULTILINE)
 
 
@@ -62,6 +65,11 @@ def declared_by() -> dict[str, re.Pattern[str]]:
 def host_uses() -> dict[str, re.Pattern[str]]:
     """C header -> the regex of names a file calls that CUDA's runtime header declares and HIP's does not."""
     return _patterns("host_uses")
+
+
+def _host_use_data() -> dict[str, dict[str, Any]]:
+    return datafile.load_parts(datafile.data_path("headers.yaml"), {"apis": {}, "declares": {}, "host_uses": {}},
+                               "CUDA headers")["host_uses"]
 
 
 def _patterns(part: str) -> dict[str, re.Pattern[str]]:
@@ -287,7 +295,8 @@ def add_declaring_headers(tree: Tree, source: bytes, edits: Edits, report: Repor
 
 
 def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
-    """Names called without a scope or an object (`isfinite(x)`, not `std::isfinite(x)` or `v.isfinite()`)."""
+    """Names called without a scope or an object (`isfinite(x)`, not `std::isfinite(x)` or `v.isfinite()`),
+    and names in capitals used as values (`FLT_MAX`), which are the C headers' macros."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -295,6 +304,8 @@ def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
             fn = n.child_by_field_name("function")
             if fn is not None and fn.type == "identifier" and fn.text:
                 out.add(fn.text.decode())
+        elif n.type == "identifier" and n.text and n.text.isupper():
+            out.add(n.text.decode())
         stack.extend(n.children)
     return out
 
@@ -307,8 +318,8 @@ def _after_runtime(tree: Tree, source: bytes, headers_now: dict[str, int]) -> in
 
 
 def has_runtime(headers_now: dict[str, int]) -> bool:
-    """Whether the translated file includes HIP's runtime header (where it included CUDA's)."""
-    return any(h.encode() in _RUNTIME_HEADERS for h in headers_now)
+    """Whether the translated file includes HIP's runtime header or its API header (where it included CUDA's)."""
+    return any(h.encode() in _RUNTIME_API_HEADERS for h in headers_now)
 
 
 def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, headers_now: dict[str, int]) -> None:
@@ -320,7 +331,7 @@ def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, he
     present = set(headers_now) | {m.group(1).decode() for m in _ANY_INCLUDE.finditer(source)}
     called: set[str] | None = None
     for header, pattern in wanted.items():
-        if header in present:
+        if header in present or present & set(_host_use_data()[header].get("provided_by") or ()):
             continue
         called = _unqualified_calls(tree.root_node, set()) if called is None else called
         if not any(pattern.match(name) for name in called):
