@@ -35,7 +35,7 @@ from tree_sitter import Node
 
 from xlate.translate import calldata
 from xlate.translate.edits import Edits, blanks_at, offset_of
-from xlate.translate.names import hip_name, writable_name
+from xlate.translate.names import call_of, hip_name, writable_name
 from xlate.translate.notes import Notes
 from xlate.translate.pointee import Pointees
 from xlate.translate.options import Options
@@ -65,16 +65,6 @@ def closing_paren(call: Node) -> Node | None:
     args = call.child_by_field_name("arguments")
     close = args.children[-1] if args is not None and args.children else None
     return close if close is not None and close.type == ")" else None
-
-
-def call_of(name_node: Node | None) -> Node | None:
-    """The call expression whose callee is exactly this name token."""
-    if name_node is None:
-        return None
-    parent = name_node.parent
-    if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == name_node:
-        return parent
-    return None
 
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], smap: Any, edits: Edits,

@@ -40,9 +40,9 @@ from tree_sitter import Node, Tree
 
 from xlate import kb
 from xlate.translate import calldata, datafile
-from xlate.translate.calls import arguments, call_of
+from xlate.translate.calls import arguments
 from xlate.translate.edits import Edits, line_of
-from xlate.translate.names import occurrence_offset
+from xlate.translate.names import call_of, occurrence_offset
 from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.pointee import Pointees
@@ -308,10 +308,10 @@ def _unqualified_reduce_calls(f: _File, tree: Tree) -> None:
         node = root.descendant_for_byte_range(start, start + len("reduce"))
         if node is None or node.type != "identifier" or start in f.claimed:
             continue
-        parent = node.parent
-        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+        call = call_of(node)
+        if call is None:
             continue
-        args = arguments(parent)
+        args = arguments(call)
         if len(args) == 3 and _group_kind(f, args[0], start) == "tile" and _replace(f, node, start, "reduce", helper):
             _functors_in(f, args[2])
 

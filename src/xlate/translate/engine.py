@@ -152,7 +152,8 @@ def _not_the_users(node: Any, fn: Any, entry: Any, types: Any) -> bool:
     the function for it, so no project overload can take exactly that type under nvcc), and which
     none of the project's non-template overloads names."""
     from xlate.translate import calldata
-    from xlate.translate.calls import arguments, call_of
+    from xlate.translate.calls import arguments
+    from xlate.translate.names import call_of
 
     spec = calldata.typed().get(entry.symbol)
     call = call_of(node)

@@ -146,6 +146,16 @@ def own_functions(found: list[tuple[Any, Any]]) -> dict[str, OwnFunction]:
     return own
 
 
+def call_of(name_node: Node | None) -> Node | None:
+    """The call expression whose callee is exactly this name token."""
+    if name_node is None:
+        return None
+    parent = name_node.parent
+    if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == name_node:
+        return parent
+    return None
+
+
 def note_approximate_constructions(found: list[tuple[Any, Any]], source: bytes, starts: list[int], report: Report,
                                    options: Options, notes: Notes, smap: Any = None, view: Any = None,
                                    claimed: set[int] | None = None) -> None:
@@ -163,14 +173,14 @@ def note_approximate_constructions(found: list[tuple[Any, Any]], source: bytes, 
         row = getattr(entry, "row", None)
         if node is None or row is None or row.kind != "type" or entry.hip_relation != "approximate":
             continue
-        parent = node.parent
-        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+        call = call_of(node)
+        if call is None:
             continue
         target, why = hip_name(entry, options, smap)
         caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
         if why != "ok" or target is None:
             continue
-        if written in kept_types and claimed is not None and _may_run_on_device(parent, view):
+        if written in kept_types and claimed is not None and _may_run_on_device(call, view):
             claimed.add(occurrence_offset(o, source, starts))
             said = f" ({caveat})" if caveat and written not in done else ""
             done.add(written)
@@ -228,10 +238,7 @@ def keep_host_calls_in_device_code(found: list[tuple[Any, Any]], source: bytes, 
     said: set[tuple[int, str]] = set()
     for o, entry in found:
         node, written = o[6], o[2]
-        if node is None or entry.family not in families or node.type != "identifier":
-            continue
-        parent = node.parent
-        if parent is None or parent.type != "call_expression" or parent.child_by_field_name("function") != node:
+        if node is None or entry.family not in families or node.type != "identifier" or call_of(node) is None:
             continue
         fn = view.function_of(node)
         if fn is None or not view.in_device_code(node) or "__host__" in function_qualifiers(fn):
