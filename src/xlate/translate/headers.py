@@ -67,6 +67,7 @@ def host_uses() -> dict[str, re.Pattern[str]]:
     return _patterns("host_uses")
 
 
+@lru_cache(maxsize=1)
 def _host_use_data() -> dict[str, dict[str, Any]]:
     return datafile.load_parts(datafile.data_path("headers.yaml"), {"apis": {}, "declares": {}, "host_uses": {}},
                                "CUDA headers")["host_uses"]
