@@ -153,6 +153,17 @@ def _at_namespace_scope(scopes: list[_Scope]) -> bool:
     return all(s.name is not None for s in scopes)
 
 
+def _matching(toks: list[tuple[int, str]], k: int, opening: str, closing: str) -> int:
+    """The index of the token that closes the bracket opened at `k` (len(toks) where none does)."""
+    depth = 0
+    while k < len(toks):
+        depth += {opening: 1, closing: -1}.get(toks[k][1], 0)
+        if depth == 0:
+            break
+        k += 1
+    return k
+
+
 def _scan_code(header: str, lines: list[tuple[int, str]], scopes: list[_Scope], macros: tuple[str, ...]) -> list[Declaration]:
     out: list[Declaration] = []
     toks = [(n, m.group(0)) for n, line in lines for m in _TOKEN.finditer(line)]
@@ -164,12 +175,7 @@ def _scan_code(header: str, lines: list[tuple[int, str]], scopes: list[_Scope], 
         nxt = toks[k + 1][1] if k + 1 < len(toks) else ""
         prev = toks[k - 1][1] if k else ""
         if t == "template" and nxt == "<":  # skip the parameter list: `class T` there declares nothing
-            depth, k = 0, k + 1
-            while k < len(toks):
-                depth += {"<": 1, ">": -1}.get(toks[k][1], 0)
-                if depth == 0:
-                    break
-                k += 1
+            k = _matching(toks, k + 1, "<", ">")
         elif t == "{":
             scopes.append(pending or _Scope(None))
             pending = None
@@ -199,13 +205,7 @@ def _scan_code(header: str, lines: list[tuple[int, str]], scopes: list[_Scope], 
             if scoped:
                 j += 1
             while j + 1 < len(toks) and toks[j + 1][1] == "(":  # an attribute macro: class __align__(4) fragment
-                depth, j = 0, j + 1
-                while j < len(toks):
-                    depth += {"(": 1, ")": -1}.get(toks[j][1], 0)
-                    if depth == 0:
-                        break
-                    j += 1
-                j += 1
+                j = _matching(toks, j + 1, "(", ")") + 1
             name = toks[j][1] if j < len(toks) else ""
             if re.match(r"[A-Za-z_]\w*$", name) and prev != "enum":
                 qualified = _qualify(scopes, name)
