@@ -112,6 +112,14 @@ def test_without_a_fact_for_the_version_the_older_note_is_given_as_such() -> Non
     assert "declares no __cvta_generic_to_shared" not in _translate_text(code, None)  # no target version: no version note
 
 
+def _verify_translation(tmp_path: Path, name: str, original: str, rocm: str) -> tuple[str, vf.TreeResult]:
+    """`original` written as the CUDA file `name`, translated for `rocm`, and the translation verified."""
+    src = tmp_path / name
+    src.write_text(original, encoding="utf-8")
+    text = _translate_text(original, rocm, name=name)
+    return text, vf.TreeVerifier(_toolchain(), [_translated(name[:-3] + ".hip", original, text, src)], []).run()
+
+
 def _translate_text(code: str, rocm: str | None, name: str = "a.cu") -> str:
     smap = versions.for_target(kb.load_symbols(), rocm) if rocm else kb.load_symbols()
     out = translate_source(name, code.encode(), smap, Options(rocm=rocm)).text
@@ -199,12 +207,7 @@ def test_attribution_charges_a_wrong_version_spelling_to_the_rewrite(tmp_path: P
     """ROCm 7.0's spelling compiled against 6.4: the error is on a rewritten line and the original
     spelling fails differently, so it is the translator's; an error in untouched code is not."""
     original = (FIXTURES / "gemm_batched.cu").read_text(encoding="utf-8") + "void more() { not_declared_here(); }\n"
-    src = tmp_path / "gemm_batched.cu"
-    src.write_text(original, encoding="utf-8")
-    text = translate_source("gemm_batched.cu", original.encode(), versions.for_target(kb.load_symbols(), "7.0"),
-                            Options(rocm="7.0")).text
-    assert text is not None
-    result = vf.TreeVerifier(_toolchain(), [_translated("gemm_batched.hip", original, text.decode(), src)], []).run()
+    _, result = _verify_translation(tmp_path, "gemm_batched.cu", original, "7.0")
     unit = result.units[0]
     by_message = {e.message.split(";")[0]: e.ours for e in unit.errors}
     assert by_message["no matching function for call to 'hipblasGemmStridedBatchedEx'"] is True
@@ -218,15 +221,10 @@ def test_host_api_calls_a_rename_would_break_are_kept_and_charge_nothing(tmp_pat
     """A runtime call in a kernel and a cuBLAS 10 compute type keep CUDA's spelling: their errors are the
     original code's, and the rest of the file compiles."""
     original = (FIXTURES / "host_api_shapes.cu").read_text(encoding="utf-8")
-    src = tmp_path / "host_api_shapes.cu"
-    src.write_text(original, encoding="utf-8")
-    text = translate_source("host_api_shapes.cu", original.encode(), versions.for_target(kb.load_symbols(), "6.4"),
-                            Options(rocm="6.4")).text
-    assert text is not None
-    result = vf.TreeVerifier(_toolchain(), [_translated("host_api_shapes.hip", original, text.decode(), src)], []).run()
+    text, result = _verify_translation(tmp_path, "host_api_shapes.cu", original, "6.4")
     errors = result.units[0].errors
     assert errors and not [e for e in errors if e.ours], [e.shown() for e in errors]
-    assert {e.line for e in errors} == {i + 1 for i, line in enumerate(text.decode().splitlines())
+    assert {e.line for e in errors} == {i + 1 for i, line in enumerate(text.splitlines())
                                          if "cudaDeviceSynchronize();" in line or "cublasGemmEx(" in line}
 
 
