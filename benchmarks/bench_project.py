@@ -62,7 +62,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(HERE))
 
-from bench_vs_hipify import env, hipify_perl, load, timed, xlate_cmd  # noqa: E402  (beside this file)
+from bench_vs_hipify import byte_compile, env, hipify_perl, load, timed, xlate_cmd  # noqa: E402  (beside this file)
 
 from xlate import hip_headers  # noqa: E402  (the checkout's package, put on the path above)
 
@@ -316,6 +316,7 @@ def main() -> int:
         return 2
     corpus = corpus_dir(args.corpus)
     projects = load_manifest()
+    byte_compile()
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {p["name"] for p in projects}

@@ -21,12 +21,17 @@ _ALIGN = re.compile(rb"\b__align__[ \t]*\([ \t]*\w+[ \t]*\)")
 # `<< <` ... `>> >` followed by the argument list: a launch's configuration in spaced chevrons. The
 # configuration holds no `;`, `{` or `}` and stays on one statement; at least one chevron is spaced.
 SPACED_LAUNCH = re.compile(rb"(?<![<\w])(<<[ \t]*<)(?!<)([^;{}\n]*?)(>>[ \t]*>)(?=[ \t]*\()")
+# A spaced chevron anywhere: a search with a literal start, where SPACED_LAUNCH's look-behind makes the
+# regex engine try every byte of the file.
+_SPACED_CHEVRON = re.compile(rb"<<[ \t]+<|>>[ \t]+>")
 
 
 def spaced_launches(source: bytes) -> list[tuple[int, int, int, int]]:
     """(open start, open end, close start, close end) of each launch whose chevrons are spaced,
     outside `//` comments and string literals of its line."""
-    out = []
+    out: list[tuple[int, int, int, int]] = []
+    if _SPACED_CHEVRON.search(source) is None:
+        return out
     for m in SPACED_LAUNCH.finditer(source):
         if m.group(1) == b"<<<" and m.group(3) == b">>>":
             continue

@@ -52,7 +52,10 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
         source.decode("utf-8")
     except UnicodeDecodeError as exc:
         result.errors.append(_error("encoding", f"not UTF-8 text ({exc.reason} at byte {exc.start}); translated as bytes"))
-    tree = parse(prepare.for_parsing(source))
+    from xlate.project import context as project_context
+
+    prepared = prepare.for_parsing(source)
+    tree = project_context.parsed(prepared) or parse(prepared)  # a header another file's pass parsed already
     lines = oc.LineIndex(source)
     for region in oc.error_regions(tree, lines):
         what = f"missing {region.missing!r}" if region.missing else "syntax the parser could not read"
@@ -207,7 +210,11 @@ def _own_in_file(path: str, data: bytes, smap: Any) -> dict[str, Any]:
         from xlate.cuda import prepare
         from xlate.cuda.parser import parse
 
-        tree = parse(prepare.for_parsing(data))
+        from xlate.project import context as project_context
+
+        prepared = prepare.for_parsing(data)
+        tree = project_context.parsed(prepared) or parse(prepared)
+        project_context.keep_tree(prepared, tree)  # the header's own translation reuses it
         found_here = names.own_functions(oc.find_entries(tree, data, smap))
         _OWN_IN_FILE[path] = found_here
     return found_here

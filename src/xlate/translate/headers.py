@@ -17,6 +17,7 @@ from typing import Any
 
 from tree_sitter import Node, Tree
 
+from xlate.cuda.names import identifiers
 from xlate.translate import datafile
 from xlate.translate.edits import Edits, line_starts
 from xlate.translate.names import class_prefix, hip_name, roc_name
@@ -295,20 +296,23 @@ def add_declaring_headers(tree: Tree, source: bytes, edits: Edits, report: Repor
             report.rewritten["type-header-include"] += 1
 
 
-def _unqualified_calls(node: Node, out: set[str]) -> set[str]:
-    """Names called without a scope or an object (`isfinite(x)`, not `std::isfinite(x)` or `v.isfinite()`),
-    and names in capitals used as values (`FLT_MAX`), which are the C headers' macros."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "call_expression":
-            fn = n.child_by_field_name("function")
-            if fn is not None and fn.type == "identifier" and fn.text:
-                out.add(fn.text.decode())
-        elif n.type == "identifier" and n.text and n.text.isupper():
-            out.add(n.text.decode())
-        stack.extend(n.children)
-    return out
+def _used_unqualified(tree: Tree, source: bytes, name: str) -> bool:
+    """Whether the file calls `name` without a scope or an object (`isfinite(x)`, not `std::isfinite(x)`
+    or `v.isfinite()`), or, for a name in capitals, uses it as a value (`FLT_MAX`): the C headers'
+    functions and macros. Only the places that spell the name are looked at."""
+    at = tree.root_node.descendant_for_byte_range
+    for m in re.finditer(rb"(?<![\w])" + re.escape(name.encode()) + rb"(?![\w])", source):
+        node = at(m.start(), m.end())
+        if node is None or node.type != "identifier" or node.start_byte != m.start() or node.end_byte != m.end():
+            continue
+        if name.isupper():
+            return True
+        parent = node.parent
+        if parent is not None and parent.type == "call_expression":
+            fn = parent.child_by_field_name("function")
+            if fn is not None and fn.start_byte == node.start_byte and fn.end_byte == node.end_byte:
+                return True
+    return False
 
 
 def _after_runtime(tree: Tree, source: bytes, headers_now: dict[str, int]) -> int:
@@ -330,12 +334,13 @@ def add_host_headers(tree: Tree, source: bytes, edits: Edits, report: Report, he
     if not wanted:
         return
     present = set(headers_now) | {m.group(1).decode() for m in _ANY_INCLUDE.finditer(source)}
-    called: set[str] | None = None
+    words: list[str] | None = None
     for header, pattern in wanted.items():
         if header in present or present & set(_host_use_data()[header].get("provided_by") or ()):
             continue
-        called = _unqualified_calls(tree.root_node, set()) if called is None else called
-        if not any(pattern.match(name) for name in called):
+        # The file's words first, then only the places that spell one of the header's names.
+        words = [w.decode() for w in identifiers(source)] if words is None else words
+        if not any(_used_unqualified(tree, source, w) for w in words if pattern.match(w)):
             continue
         pos = _after_runtime(tree, source, headers_now)
         if edits.add(pos, pos, f"#include <{header}>\n".encode()):
