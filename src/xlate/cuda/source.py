@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -338,13 +339,10 @@ class SourceView:
         return [found[k] for k in sorted(found)]
 
     def _queried(self, node_type: str) -> list[Node]:
-        from tree_sitter import Query, QueryCursor
+        from tree_sitter import QueryCursor
 
-        from xlate.cuda.parser import language
-
-        try:
-            query = Query(language(), f"({node_type}) @n")
-        except Exception:  # not a node type of this grammar: nothing to find
+        query = _type_query(node_type)
+        if query is None:
             return []
         found = QueryCursor(query).captures(self.tree.root_node).get("n", [])
         return sorted((n for n in found if n.is_named), key=_document_order)
@@ -578,6 +576,20 @@ def _tests_device_pass(directive: Node) -> bool | None:
     if macro.encode() not in _PASS_MACROS or (m.group(4) and m.group(1)):
         return None  # `#if !__CUDA_ARCH__` reads a value, not whether the macro is defined: left alone
     return not m.group(1)
+
+
+@lru_cache(maxsize=None)
+def _type_query(node_type: str) -> Any:
+    """The query for every node of one type, compiled once per process (compiling one against this
+    grammar takes milliseconds; running it, a fraction of that). None for a type the grammar lacks."""
+    from tree_sitter import Query
+
+    from xlate.cuda.parser import language
+
+    try:
+        return Query(language(), f"({node_type}) @n")
+    except Exception:  # not a node type of this grammar: nothing to find
+        return None
 
 
 def _document_order(node: Node) -> tuple[int, int]:

@@ -41,6 +41,19 @@ def names_in(node: Node) -> Iterator[Node]:
         stack.extend(reversed(cur.children))
 
 
+def subscripts(scope: Node, array: str) -> Iterator[Node]:
+    """The index expression of every `array[...]` under a node (depth-first, last child first)."""
+    stack = [scope]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "subscript_expression":
+            arg = cur.child_by_field_name("argument")
+            idx = cur.child_by_field_name("indices")
+            if arg is not None and idx is not None and text(arg) == array:
+                yield idx
+        stack.extend(cur.named_children)
+
+
 def strip_parens(node: Node) -> Node:
     while node.type == "parenthesized_expression" and node.named_children:
         node = node.named_children[0]

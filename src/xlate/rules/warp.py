@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from tree_sitter import Node
 
@@ -20,6 +20,7 @@ from xlate.rules.syntax import (
     names_in,
     operator,
     strip_parens,
+    subscripts,
     text,
 )
 from xlate.rules.threadctx import is_lane_expr, is_thread_expr
@@ -292,8 +293,8 @@ class HardcodedWarpSize(Rule):
     def _indexed_per_lane(src: SourceView, array: str, fn: Node | None, consts: dict[str, int]) -> bool:
         if fn is None:
             return False
-        lane_vars = _lane_variables(src, fn, consts)
-        for idx in _subscripts_in(src, fn, array):
+        lane_vars = _lane_variables(fn, consts)
+        for idx in subscripts(fn, array):
             if is_lane_expr(idx) or any(text(n) in lane_vars for n in names_in(idx)):
                 return True
             if any(_is_fixed_lane_index(strip_parens(b), consts) for b in [idx, *idx.named_children]):
@@ -584,29 +585,18 @@ def _is_fixed_lane_index(expr: Node, consts: dict[str, int] | None = None) -> bo
     return (operator(expr), value if value is not None else -1) in _LANE_INDEX_OPS
 
 
-def _within(src: SourceView, scope: Node, node_type: str) -> Iterator[Node]:
-    """The file's nodes of a type that lie inside `scope` (the file's one query, not a walk per scope)."""
-    a, b = scope.start_byte, scope.end_byte
-    return (n for n in src.nodes(node_type) if a <= n.start_byte and n.end_byte <= b)
-
-
-def _subscripts_in(src: SourceView, fn: Node, array: str) -> Iterator[Node]:
-    """The index expression of every `array[...]` in a function."""
-    for sub in _within(src, fn, "subscript_expression"):
-        arg = sub.child_by_field_name("argument")
-        idx = sub.child_by_field_name("indices")
-        if arg is not None and idx is not None and text(arg) == array:
-            yield idx
-
-
-def _lane_variables(src: SourceView, fn: Node, consts: dict[str, int] | None = None) -> set[str]:
-    """Locals of a function initialised as a lane index with a fixed width (`x & 31`, `x % 32`)."""
+def _lane_variables(fn: Node, consts: dict[str, int] | None = None) -> set[str]:
+    """Locals initialised as a lane index with a fixed width (`x & 31`, `x % 32`)."""
     found: set[str] = set()
-    for decl in _within(src, fn, "init_declarator"):
-        ident = decl.child_by_field_name("declarator")
-        value = decl.child_by_field_name("value")
-        if ident is not None and value is not None and _is_fixed_lane_index(strip_parens(value), consts):
-            found.add(text(ident))
+    stack = [fn]
+    while stack:
+        cur = stack.pop()
+        if cur.type == "init_declarator":
+            ident = cur.child_by_field_name("declarator")
+            value = cur.child_by_field_name("value")
+            if ident is not None and value is not None and _is_fixed_lane_index(strip_parens(value), consts):
+                found.add(text(ident))
+        stack.extend(cur.named_children)
     return found
 
 
@@ -793,7 +783,7 @@ class ImplicitWarpSynchronous(Rule):
         found: set[int] = set()
         if fn is None:
             return found
-        for idx in _subscripts_in(src, fn, name):
+        for idx in subscripts(fn, name):
             for b in [idx, *idx.named_children]:
                 b = strip_parens(b)
                 if b.type == "binary_expression" and operator(b) == "+":
