@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["cache_dir", "content_key", "display_path", "glossary_root", "repo_root", "require_glossary", "write_cache"]
 
 
+@lru_cache(maxsize=1)
 def repo_root() -> Path:
-    """The checkout this package runs from (the glossary, kernels/ and the docs site live beside src/)."""
+    """The checkout this package runs from (the glossary, kernels/ and the docs site live beside src/);
+    resolved once per process, as the package does not move while it runs."""
     return Path(__file__).resolve().parents[3]
 
 
