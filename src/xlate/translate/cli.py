@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from xlate import processes
 from xlate.errors import EXIT_ERROR, EXIT_OK
@@ -155,8 +154,8 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
             toolchain = find_toolchain(verify.arch, options.rocm)
             commands = CompileCommands.load(verify.compile_commands) if verify.compile_commands else None
             if options.rocm is None:
-                options = replace(options, rocm=toolchain.rocm)
-        options = replace(options, rocm=versions.target(smap, options.rocm))
+                options = options._replace(rocm=toolchain.rocm)
+        options = options._replace(rocm=versions.target(smap, options.rocm))
     except XlateError as exc:
         return report_error(exc, stderr)
     if jobs and jobs > 0:
@@ -199,8 +198,7 @@ def run(paths: list[str], to: str = "hip", out: str | None = None, in_place: boo
     return EXIT_OK
 
 
-@dataclass(frozen=True)
-class VerifySettings:
+class VerifySettings(NamedTuple):
     """--verify's choices: the GPU, the user's include folders and compile_commands.json."""
 
     arch: str = "gfx942"

@@ -32,7 +32,6 @@ files defines it once. This works the same whether the output is a tree, stdout 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -93,31 +92,40 @@ def cuda_declared(name: str, pointee: str) -> bool:
     return entry is not None and entry["argument"] == "pointer" and pointee in entry["cuda_types"]
 
 
-@dataclass
 class Plan:
     """What one file's rewrites need: the snippets, and the nodes of the calls that use them."""
 
-    snippets: set[str] = field(default_factory=set)
-    uses: list[Node] = field(default_factory=list)
-    noted_rows: set[int] = field(default_factory=set)
-    noted: set[str] = field(default_factory=set)  # helpers whose full note is written (at their first call)
-    removed_headers: list[str] = field(default_factory=list)
+    __slots__ = ("snippets", "uses", "noted_rows", "noted", "removed_headers")
+
+    def __init__(self) -> None:
+        self.snippets: set[str] = set()
+        self.uses: list[Node] = []
+        self.noted_rows: set[int] = set()
+        self.noted: set[str] = set()  # helpers whose full note is written (at their first call)
+        self.removed_headers: list[str] = []
 
 
-@dataclass
 class _File:
-    source: bytes
-    starts: list[int]
-    edits: Edits
-    report: Report
-    claimed: set[int]
-    notes: Notes
-    options: Options
-    plan: Plan
-    aliases: set[str]
-    using: bool  # `using namespace cooperative_groups;` (or an alias of it) somewhere in the file
-    types: Pointees = field(default_factory=Pointees)
-    own_types: set[str] | None = None
+    """One file's state while its compat rewrites are planned (plain classes here: the translator's
+    start-up imports no dataclasses)."""
+
+    __slots__ = ("source", "starts", "edits", "report", "claimed", "notes", "options", "plan", "aliases", "using",
+                 "types", "own_types")
+
+    def __init__(self, source: bytes, starts: list[int], edits: Edits, report: Report, claimed: set[int], notes: Notes,
+                 options: Options, plan: Plan, aliases: set[str], using: bool) -> None:
+        self.source = source
+        self.starts = starts
+        self.edits = edits
+        self.report = report
+        self.claimed = claimed
+        self.notes = notes
+        self.options = options
+        self.plan = plan
+        self.aliases = aliases
+        self.using = using  # `using namespace cooperative_groups;` (or an alias of it) somewhere in the file
+        self.types = Pointees()
+        self.own_types: set[str] | None = None
 
 
 def rewrite(tree: Tree, found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,

@@ -8,7 +8,6 @@ follow, launches (which enclose other rewrites) come last, then the hazard comme
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from xlate.translate import calls, compat, hazards, headers, launch, macros, masks, names, optin, vectors, versions, widen
@@ -21,14 +20,18 @@ from xlate.translate.report import Report
 CUDA_SUFFIXES = (".cu",)
 
 
-@dataclass
 class FileResult:
-    shown: str
-    text: bytes | None = None  # None when the file could not be translated
-    changed: bool = False
-    report: Report = field(default_factory=Report)
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    lines: int = 0
+    """One file's translation (a plain class: the translator's start-up imports no dataclasses)."""
+
+    __slots__ = ("shown", "text", "changed", "report", "errors", "lines")
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.text: bytes | None = None  # None when the file could not be translated
+        self.changed = False
+        self.report = Report()
+        self.errors: list[dict[str, Any]] = []
+        self.lines = 0
 
 
 def _error(kind: str, message: str, line: int | None = None) -> dict[str, Any]:

@@ -1,12 +1,14 @@
-"""What a translation run may do: the command-line choices, in one small value."""
+"""What a translation run may do: the command-line choices, in one small value.
+
+A NamedTuple, not a dataclass: importing dataclasses (and the inspect module it loads) would cost
+every `xlate translate` start several milliseconds, and this value needs nothing a tuple lacks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     roc: bool = False  # prefer rocBLAS/rocSPARSE/rocSOLVER/rocRAND names where a row has them
     launch_syntax: str = "chevron"  # "chevron" keeps <<<>>>; "ggl" writes hipLaunchKernelGGL(...)
     # How a *_sync warp call with a provably full 32-bit mask is fixed: "legacy" drops the mask and

@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass
 class Report:
-    rewritten: Counter[str] = field(default_factory=Counter)  # rewrite rule -> count
-    fixed: Counter[str] = field(default_factory=Counter)  # "XL011 warp-sync-mask" -> mechanical fixes applied
-    flagged: Counter[str] = field(default_factory=Counter)  # "XL010 lane-mask-width" -> comments written or kept
-    unknown: Counter[str] = field(default_factory=Counter)  # CUDA name with no row that gives a HIP spelling
-    no_equivalent: Counter[str] = field(default_factory=Counter)  # rows that say HIP has none
-    notes: list[str] = field(default_factory=list)
+    """Counts by rule (a plain class: the translator's start-up imports no dataclasses)."""
+
+    __slots__ = ("rewritten", "fixed", "flagged", "unknown", "no_equivalent", "notes")
+
+    def __init__(self, rewritten: Counter[str] | None = None, fixed: Counter[str] | None = None,
+                 flagged: Counter[str] | None = None, unknown: Counter[str] | None = None,
+                 no_equivalent: Counter[str] | None = None, notes: list[str] | None = None) -> None:
+        self.rewritten: Counter[str] = Counter() if rewritten is None else rewritten  # rewrite rule -> count
+        self.fixed: Counter[str] = Counter() if fixed is None else fixed  # "XL011 warp-sync-mask" -> fixes applied
+        self.flagged: Counter[str] = Counter() if flagged is None else flagged  # "XL010 ..." -> comments written or kept
+        self.unknown: Counter[str] = Counter() if unknown is None else unknown  # CUDA names no row gives a HIP spelling
+        self.no_equivalent: Counter[str] = Counter() if no_equivalent is None else no_equivalent  # rows: HIP has none
+        self.notes: list[str] = [] if notes is None else notes
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Report):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    def __repr__(self) -> str:
+        return "Report(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")"
 
     def merge(self, other: Report) -> None:
         self.rewritten.update(other.rewritten)
