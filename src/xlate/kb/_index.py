@@ -718,7 +718,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # A command line whose flag no card names: its tool or operand (`nvcc --list-gpu-code`, `xcrun
         # metallib`) still says what it is about.
         for term in command_terms(q):
-            found, _ = _exact(index, term, backend)
+            found, named = _exact(index, term, backend)
+            if not _term_like(term):
+                # A plain word counts where a card carries it as a name (nvcc, metallib), never as a
+                # method spelled so (`git commit --amend` is not Metal's commit).
+                found = {cid: m for cid, m in found.items() if cid in named}
             for m in found.values():
                 offer(Match(m.concept, round(SCORE_SPAN - 1.0 - (100.0 - m.score) / 100.0, 2), term, "span", m.backend))
             if found:
