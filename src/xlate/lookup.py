@@ -153,8 +153,8 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
             rows = [(derived, "cuda")]
     gpu = kb.resolve_gpu(cleaned, index=index, within=True) if backend is None else None
     matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
-    if not rows and matches and matches[0].kind == "span":
-        rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names
+    if not rows and matches and (matches[0].kind == "span" or (matches[0].kind == "fuzzy" and matches[0].backend == "cuda")):
+        rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names or misspells
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
     concepts_shown = {m.concept for m in matches}

@@ -545,6 +545,9 @@ _LONG_NAMESPACES = (("triton.language.", "tl."), ("mlx.core.", "mx."), ("mx.meta
 # below (trailing parts are modifiers) does not apply to them.
 _PY_NAMESPACES = ("mx.", "mlx.", "tl.", "triton.", "torch.", "jax.", "np.")
 _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
+_PREPROCESSOR = re.compile(r"^#\s*(?:if|elif|ifdef|ifndef|define|undef)\s+(?:!?\s*defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?.*$")
+_SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.:]*)\[[^\]]*\]$")
+_AIR = re.compile(r"^air\.([a-z][a-z0-9_]*?)(?:\.[a-z0-9_.]+)?$")
 _DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
 
 
@@ -553,10 +556,23 @@ def symbol_variants(q: str) -> list[str]:
     `tl.program_id(axis=0)`, `triton.language.atomic_add`, a PTX instruction with its modifiers
     (`tcgen05.alloc.cta_group::1` names `tcgen05.alloc`, then `tcgen05`) ..."""
     out = [q]
+    directive = _PREPROCESSOR.match(q)
+    if directive:  # `#if defined(__HIP_PLATFORM_AMD__)` asks about the macro it tests
+        q = directive.group(1)
+        out.append(q)
+    subscript = _SUBSCRIPT.match(q)
+    if subscript:  # cmem[0], threadIdx.x[...]: the name, not its index
+        out.append(subscript.group(1))
     call = _CALL_ARGS.match(q)
     bare = call.group(1) if call else q.removesuffix("()").strip()
     if bare != q:
         out.append(bare)
+    air = _AIR.match(bare)
+    if air:
+        # An AIR intrinsic (air.simd_sum.f32) is the Metal library function of that name, with the
+        # operand type as a suffix; the bare `air` would only name the IR itself.
+        out.append(air.group(1))
+        return list(dict.fromkeys(out))
     for ns in ("metal::", "std::", "::"):
         if bare.startswith(ns):
             out.append(bare[len(ns):])
@@ -577,6 +593,7 @@ def symbol_variants(q: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 
 
@@ -587,6 +604,9 @@ def query_variants(q: str) -> list[str]:
     mtl = _MTL_CONSTANT.match(q)
     if mtl:
         out.append(mtl.group(1).lower() + mtl.group(2))  # MTLStorageModeShared: Swift's storageModeShared
+    target = _SUFFIXED_TARGET.match(q)
+    if target:
+        out.append(target.group(1))  # sm_120a is sm_120 with its architecture-specific features
     words = q.split()
     if len(words) >= 2 and _VERSION_TOKEN.match(words[-1]):
         out.append(" ".join(words[:-1]))
@@ -681,6 +701,13 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             best[m.concept] = m
 
     if not best:
+        # A phrase with a slip in one of its words ("LDS bank confilct"): the phrase as corrected, when
+        # it is then a label, before any word of it is taken alone.
+        corrected = correct_words(index, q)
+        if corrected != q:
+            for m in _exact(index, corrected, backend)[0].values():
+                offer(Match(m.concept, round(FUZZY_CEILING - (100.0 - m.score) / 100.0, 2), m.matched, "fuzzy", m.backend))
+    if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
@@ -688,10 +715,26 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in product_matches(index, q) or text_mentions(index, q):
             offer(m)
     if not best:
+        # A command line whose flag no card names: its tool or operand (`nvcc --list-gpu-code`, `xcrun
+        # metallib`) still says what it is about.
+        for term in command_terms(q):
+            found, named = _exact(index, term, backend)
+            if not _term_like(term):
+                # A plain word counts where a card carries it as a name (nvcc, metallib), never as a
+                # method spelled so (`git commit --amend` is not Metal's commit).
+                found = {cid: m for cid, m in found.items() if cid in named}
+            for m in found.values():
+                offer(Match(m.concept, round(SCORE_SPAN - 1.0 - (100.0 - m.score) / 100.0, 2), term, "span", m.backend))
+            if found:
+                break
+    if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
     if not best:
         for m in transpositions(index, q, backend):
+            offer(m)
+    if not best:
+        for m in row_slips(index, q, backend):
             offer(m)
     if not best:
         for m in prefix_family(index, q, backend):
@@ -759,7 +802,7 @@ def _rarity(index: Index) -> dict[str, float]:
 # Words that say how a thing is asked about, not what it is ("quadgroup functions", "shuffle API"):
 # a label need not carry them.
 FILLER = frozenset(_stem(w) for w in ("function", "api", "behavior", "behaviour", "example", "explained", "overview",
-                                     "tutorial", "question"))
+                                     "tutorial", "question", "ops"))
 # The vocabulary a query is asked in ("CUDA streams", "AMD MI300X ISA"): it says where, not what.
 QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx", "triton", "amd", "nvidia", "apple"))
 # AMD's words for a warp: a label that says warp also answers a query that says wave or wavefront.
@@ -799,6 +842,8 @@ def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
             score = SCORE_WORDS
         elif (core := content - FILLER) and core <= have and (len(core) >= 2 or have == core):
             score = SCORE_WORDS - 1.0 * len(content - have)
+        elif not content - have and content != words and have <= words:
+            score = SCORE_WORDS - 0.5  # only the vocabulary's name is left out ("Metal function constants")
         elif len(missing) == 1 and len(words) >= 3 and len(words & have) >= 2 \
                 and rarity.get(next(iter(missing)), 1.0) <= COMMON:
             score = SCORE_WORDS - cost(missing)
@@ -817,18 +862,22 @@ def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
 
 _CODE_TOKEN = re.compile(r"[_.:(\d]|[a-z][A-Z]")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9]{2,}$")
+_QUANTITY = re.compile(r"^\d+(?:\.\d+)?-?(?:bits?|bytes?|b|kb|kib|mb|mib|gb|gib|way|wide|lane)$", re.IGNORECASE)  # 8-bit, 48kb
+_CAPS_NAME = re.compile(r"^[A-Z]{2,}[a-z]{1,2}$")  # ROCk, ROCr, HIPify-style names: capitals, then a tail
 
 
 def _code_like(token: str) -> bool:
     """A token written as code (__syncthreads, tl.constexpr, MTLBuffer, sm_80, Apple9), not a word."""
-    return bool(_CODE_TOKEN.search(token)) and any(ch.isalpha() for ch in token) and token.casefold() not in QUALIFIERS
+    return bool(_CODE_TOKEN.search(token)) and any(ch.isalpha() for ch in token) and token.casefold() not in QUALIFIERS \
+        and not _QUANTITY.match(token)
 
 
 def _term_like(token: str) -> bool:
     """A token that can name a term on its own: code, or an acronym (WMMA, PTX); the vocabularies' own
     names (CUDA, ROCm) only say where, and filler (API) says nothing."""
     folded = token.casefold()
-    return _code_like(token) or (bool(_ACRONYM.match(token)) and folded not in QUALIFIERS and folded not in FILLER)
+    return _code_like(token) or ((bool(_ACRONYM.match(token)) or bool(_CAPS_NAME.match(token)))
+                                 and folded not in QUALIFIERS and folded not in FILLER)
 
 
 def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
@@ -866,11 +915,20 @@ SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card
 # Words around a chip's model name that say which variant or brand, not which generation.
 PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
                            "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
-                           "mac", "studio", "macbook"})
+                           "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super"})
+# A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
+_SERIES_PRODUCT = re.compile(r"\b(RTX|GTX|RX)\s+(?:PRO\s+)?(\d{2,4})\b")
+_SERIES_WORDS = ("rtx", "gtx", "rx")
 _PRODUCT_TOKEN = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}|M\d)\b")
 _NOT_PRODUCT = ("FP", "BF", "TF", "INT", "SM", "CC")  # number formats and targets, not chips
 _GLUED_VARIANT = re.compile(r"^([a-z]{1,3}\d{1,4}[a-z]{0,2}?)(max|pro|ultra)$")
 _PRODUCTS: dict[str, dict[str, str]] = {}
+
+
+def _is_architecture(concept: dict[str, Any]) -> bool:
+    """A card that is a GPU generation or family (NVIDIA Blackwell architecture, Apple GPU family), not
+    a card about architectures (compute capability)."""
+    return concept["category"] == "hardware" and str(concept["title"]).casefold().endswith(("architecture", "family"))
 
 
 def _products(index: Index) -> dict[str, str]:
@@ -881,15 +939,15 @@ def _products(index: Index) -> dict[str, str]:
     if key not in _PRODUCTS:
         first: dict[str, tuple[float, str]] = {}
         for cid, c in index["concepts"].items():
-            title = c["title"].casefold()
-            if c["category"] != "hardware" or not ("architecture" in title or "family" in title):
+            if not _is_architecture(c):
                 continue
             summary = c["summary"]
-            for m in _PRODUCT_TOKEN.finditer(summary):
-                token = m.group(0)
+            found = [(m.start(), m.group(0)) for m in _PRODUCT_TOKEN.finditer(summary)]
+            found += [(m.start(), m.group(1) + m.group(2)) for m in _SERIES_PRODUCT.finditer(summary)]
+            for start, token in found:
                 if token.startswith(_NOT_PRODUCT):
                     continue
-                where = (m.start() / max(len(summary), 1), cid)
+                where = (start / max(len(summary), 1), cid)
                 if token.casefold() not in first or where < first[token.casefold()]:
                     first[token.casefold()] = where
         _PRODUCTS.clear()
@@ -903,14 +961,45 @@ def product_matches(index: Index, query: str) -> list[Match]:
     cards, which name those chips. The query must be one model name, with brand and variant words
     (AMD, Instinct, Max, Ultra, SXM ...) around it and nothing else."""
     tokens = [t for t in re.split(r"[\s()]+", query.casefold()) if t and t not in PRODUCT_WORDS]
+    products = _products(index)
+    # "RTX 5090", "RX 9060": the series word and the number are one model name.
+    for i in range(len(tokens) - 1):
+        if tokens[i] in _SERIES_WORDS and tokens[i + 1].isdigit():
+            tokens[i:i + 2] = [tokens[i] + tokens[i + 1]]
+            break
+    arch = None
+    if len(tokens) == 2:
+        # "RTX PRO 6000 Blackwell": a model name with the generation it belongs to spelled out.
+        named = [t for t in tokens if t in _architecture_names(index)]
+        if len(named) == 1:
+            arch = _architecture_names(index)[named[0]]
+            tokens = [t for t in tokens if t != named[0]]
     if len(tokens) != 1:
         return []
     token = tokens[0]
     glued = _GLUED_VARIANT.match(token)
-    if glued and glued.group(1) in _products(index):
+    if glued and glued.group(1) in products:
         token = glued.group(1)
-    cid = _products(index).get(token)
+    cid = products.get(token)
+    series = re.match(r"^(rtx|gtx|rx)(\d)(\d)\d\d$", token)
+    if cid is None and series:
+        # A model of a series the card names: RTX 5090 is of the RTX 50 series, RX 9060 of the RX 9000.
+        p, a, b = series.groups()
+        cid = products.get(p + a + b) or products.get(p + a + "000")
+    if cid is None and arch is not None and (series or _PRODUCT_TOKEN.fullmatch(token.upper())):
+        cid = arch
     return [Match(cid, SCORE_PRODUCT, token.upper(), "product", None)] if cid else []
+
+
+def _architecture_names(index: Index) -> dict[str, str]:
+    """Generation names (blackwell, cdna3, rdna4) -> their architecture card: a one-word alias or name
+    of a hardware card titled as an architecture."""
+    out: dict[str, str] = {}
+    for label, cid, kind, _ in index["labels"]:
+        c = index["concepts"][cid]
+        if kind in ("alias", "name") and " " not in label and _is_architecture(c) and label.isalnum():
+            out.setdefault(label.casefold(), cid)
+    return out
 
 
 SCORE_TEXT = 77.0  # an identifier no label holds, named in one card's text more than in any other
@@ -955,12 +1044,44 @@ def _identifier_variants(token: str) -> list[str]:
     out = [token]
     if "." in token:
         out.append(token.rsplit(".", 1)[1])  # mx.metal.get_peak_memory -> get_peak_memory
+        if not token.startswith(_PY_NAMESPACES):
+            out.append(token.split(".", 1)[0])  # tensormap.replace: the PTX instruction family
     out.append(_ISA_TYPE.sub("", token))
     out.append(_BUILTIN_PREFIX.sub("", token))
     mtl = _MTL_CONSTANT.match(token)
     if mtl:
         out.append(mtl.group(1).lower() + mtl.group(2))
+    if _ISA_MNEMONIC.match(token) and token.isupper():
+        # AMD's ISA guides spell mnemonics in capitals (V_ACCVGPR_READ_B32), assembly in lower case.
+        low = token.lower()
+        out += [low, _ISA_TYPE.sub("", low)]
     return out
+
+
+_ISA_MNEMONIC = re.compile(r"^(?:[vs]|ds|buffer|global|flat|scratch)_[a-z0-9_]+$", re.IGNORECASE)
+_LAUNCHERS = frozenset({"xcrun", "sudo", "env", "python", "python3", "uv", "run", "-m", "-r"})
+
+
+def command_terms(query: str) -> list[str]:
+    """The tokens of a command line or an instruction with operands that can name a term, most telling
+    first: `nvcc --list-gpu-code` -> list-gpu-code, nvcc; `-Xptxas -v` -> Xptxas; `s_waitcnt lgkmcnt(0)`
+    -> s_waitcnt; `xcrun metallib` -> metallib. Empty unless the query is such a line: a flag in it, a
+    launcher (xcrun) first, or an ISA mnemonic first. Flags' values and short flags (-v) say nothing."""
+    tokens = query.split()
+    if len(tokens) < 2:
+        return []
+    if _ISA_MNEMONIC.match(tokens[0]):
+        return [tokens[0]]  # the operands (vmcnt, lgkmcnt) are the instruction's, not the question
+    flags = [t for t in tokens if t.startswith("-")]
+    if not flags and tokens[0].casefold() not in _LAUNCHERS:
+        return []
+    out = []
+    for t in flags:
+        name = _FLAG_VALUE.match(t)
+        if name and len(name.group(1)) >= 4:
+            out.append(name.group(1))
+    out += [t for t in tokens if not t.startswith("-") and t.casefold() not in _LAUNCHERS and "=" not in t]
+    return list(dict.fromkeys(out))
 
 
 def text_mentions(index: Index, query: str) -> list[Match]:
@@ -970,6 +1091,10 @@ def text_mentions(index: Index, query: str) -> list[Match]:
     single code-like token or acronym is looked up so: plain words occur in prose everywhere."""
     token = query.strip()
     if " " in token:
+        for term in command_terms(token):
+            found = text_mentions(index, term)
+            if found:
+                return [Match(found[0].concept, found[0].score - 0.5, found[0].matched, "text", None)]
         return []
     flag = _FLAG_VALUE.match(token)
     if flag is None:
@@ -1057,6 +1182,61 @@ def transpositions(index: Index, query: str, backend: str | None) -> list[Match]
                 and Levenshtein.distance(q_loose, key, score_cutoff=2) == 2:
             out.append(Match(cid, round(FUZZY_CEILING * (1.0 - 1.0 / len(q_loose)), 1), label, "transposed", label_backend))
     return sorted(out, key=lambda m: (-m.score, m.concept))
+
+
+_VOCABULARY: dict[str, frozenset[str]] = {}
+
+
+def _vocabulary(index: Index) -> frozenset[str]:
+    """Every word of every label, case-folded; computed once per index."""
+    key = index.hash or str(id(index))
+    if key not in _VOCABULARY:
+        text = "\n".join(entry[0] for entry in index["labels"]).casefold()
+        _VOCABULARY.clear()
+        _VOCABULARY[key] = frozenset(re.findall(r"[0-9a-z]+", text))  # one pass over one string: a cold start pays little
+    return _VOCABULARY[key]
+
+
+def correct_words(index: Index, query: str) -> str:
+    """A phrase with each word that no label holds (five letters or more) replaced by the one label word
+    a single slip away: a swapped pair, a dropped, added or changed letter ("bank confilct" -> "bank
+    conflict"). A word with no such neighbour, or with several, is left as it is."""
+    words = query.split()
+    if len(words) < 2:
+        return query
+    vocab = _vocabulary(index)
+    out = []
+    for word in words:
+        folded = word.casefold()
+        if len(folded) < 5 or not folded.isalpha() or folded in vocab:
+            out.append(word)
+            continue
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        near = [c for c, d, _ in process.extract(folded, vocab, scorer=OSA.distance, score_cutoff=1, limit=4)
+                if d == 1 and c[0] == folded[0]]
+        out.append(near[0] if len(near) == 1 else word)
+    return " ".join(out)
+
+
+def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A long code identifier one slip away from a row's name (cudaMemcpyToSymbl): a dropped, added,
+    changed or swapped letter, ten characters or more, and only when one name is that close."""
+    token = query.strip()
+    if " " in token or len(token) < 10 or not _code_like(token):
+        return []
+    from rapidfuzz.distance import OSA
+
+    near = [n for n in names(index) if abs(len(n) - len(token)) <= 1 and n[:3] == token[:3]
+            and OSA.distance(token, n, score_cutoff=1) == 1]
+    if len(near) != 1:
+        return []
+    rows = rows_for(index, near[0])
+    if not rows or not rows[0][0].concept or (backend and backend != "cuda"):
+        return []
+    score = round(FUZZY_CEILING * (1.0 - 1.0 / len(token)), 1)
+    return [Match(rows[0][0].concept, score, near[0], "fuzzy", "cuda")]
 
 
 SCORE_PREFIX = 78.0
