@@ -149,6 +149,17 @@ RETRACTED = [
     r"Returns the other argument when one is NaN, as fm(in|ax)f does; with denormals",
     r"MI300 \(gfx940-gfx942\) has no image support",
     r"hip: \{symbol: surfCubemapLayeredwrite",
+    # Independent audit of concept claims (c1 and c2 judged tables).
+    r"No primitives library for Metal kernels",
+    r"brings a cluster barrier, not shared LDS",
+    r"comes with a cluster barrier but no access to another block's LDS",
+    r"match-all returns the full mask",
+    r"bit-cast them to uint2 first",
+    r"On Hopper and Blackwell the fast paths are wgmma and tcgen05",
+    r"NVIDIA's sparse figures \(2:4\) are twice the dense ones\.",
+    r"which NVIDIA has no separate unit for",
+    r"Like every atomic it only orders the one location",
+    r"Doubling delta each step \(1, 2, 4, \.\.\.\) and adding builds",
 ]
 
 
