@@ -1,7 +1,8 @@
 """Extract, from the public headers of pinned releases the ROCm 6.4 header set does not hold, the names
 they declare, and write those that symbol rows spell, once, as data:
 `glossary/symbols/specs/declared-outside-rocm64.yaml` (its path comes from `xlate.kb`). The releases are
-of two sorts: libraries ROCm 6.4's packaged headers lack (rocWMMA, hipTensor 1.x, hipFile), and later
+of two sorts: libraries ROCm 6.4's packaged headers lack (rocWMMA, hipTensor 1.x, hipFile, ROCprofiler-SDK's
+ROCTx), and later
 releases that rows name as the one a spelling belongs to (HIP 7.1 for the `__reduce_*_sync` functions,
 hipBLAS 3.0 for the hipDataType GEMM-Ex calls, hipTensor 2.x for the cuTENSOR 2 style API).
 
@@ -18,6 +19,7 @@ already holds.
 
 Usage: python3 scripts/extract_declared.py OWNER/NAME[@TAG]=GITDIR ...
   e.g. ROCm/rocWMMA=GITDIR ROCm/hipTensor=GITDIR ROCm/hipFile=GITDIR ROCm/rocm-libraries=GITDIR
+       ROCm/rocprofiler-sdk=GITDIR
   (@TAG reads another tag than RELEASES pins, for every release of that repository)
 """
 
@@ -51,7 +53,9 @@ class Release:
 
 # The tag is a ROCm release where the repository has one (rocWMMA and hipTensor stop at rocm-6.2.2 in
 # their own repositories before moving into rocm-libraries); hipFile has no ROCm 6.x release, its tag
-# marks the commit rocm-systems took in. The last three are the releases rows name beyond ROCm 6.4:
+# marks the commit rocm-systems took in. ROCprofiler-SDK's ROCTx (rocprofiler-sdk-roctx/roctx.h, which names
+# HIP streams and devices) is read at rocm-6.2.0, the first ROCm release that ships it; its version is the
+# first line of its VERSION file. The last three are the releases rows name beyond ROCm 6.4:
 # HIP's device headers (clr, with HIP's version file beside it) and hipBLAS and hipTensor 2.x, which
 # moved into the rocm-systems and rocm-libraries monorepos.
 RELEASES = (
@@ -59,6 +63,7 @@ RELEASES = (
     Release("hipTensor", "ROCm/hipTensor", "rocm-6.2.2", "library/include", "CMakeLists.txt", _CMAKE_VERSION),
     Release("hipFile", "ROCm/hipFile", "rocm-systems", "include", "include/hipfile.h",
             tuple(rf"#\s*define\s+HIPFILE_VERSION_{part}\s+(\d+)" for part in ("MAJOR", "MINOR", "PATCH"))),
+    Release("ROCprofiler-SDK", "ROCm/rocprofiler-sdk", "rocm-6.2.0", "source/include", "VERSION", (r"\A(\d+\.\d+\.\d+)",)),
     Release("HIP", "ROCm/rocm-systems", "rocm-7.1.0", "projects/clr/hipamd/include", "projects/hip/VERSION",
             tuple(rf"#HIP_VERSION_{part}\s+(\d+)" for part in ("MAJOR", "MINOR"))),
     Release("hipBLAS", "ROCm/rocm-libraries", "rocm-7.0.0", "projects/hipblas/library/include",

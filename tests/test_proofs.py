@@ -95,6 +95,8 @@ FROM_TABLE = {
     **{f"{c} -> {h}": "hipFile 0.2.0" for c, h in (
         ("cufile.h", "hipfile.h"), ("cuFileDriverOpen", "hipFileDriverOpen"), ("cuFileHandleRegister", "hipFileHandleRegister"),
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
+    **{f"{c} -> {h}": "ROCprofiler-SDK 0.4.0" for c, h in (
+        ("nvtxNameCudaStreamA", "roctxNameHipStream"), ("nvtxNameCudaDeviceA", "roctxNameHipDevice"))},
 }
 # Sides whose row names a later HIP runtime (ROCm 7.1), compiled against the later headers triton ships.
 NEWER_HIP = {*(f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")),
@@ -198,15 +200,20 @@ def test_planted_mistakes_in_sides_of_a_later_hip_are_each_reported(glossary) ->
 def test_the_declared_outside_table_is_pinned_and_every_absent_name_has_a_reason(glossary) -> None:
     assert kb.declared_outside_problems(glossary.rows, ROOT) == []
     data = kb.load_declared_outside(ROOT)
-    assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile"}
-    assert {e["name"] for e in data["declared"]} >= {"rocwmma::mma_sync", "rocwmma::mem_row_major", "hipFileRead"}
+    assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile", "ROCprofiler-SDK"}
+    assert {e["name"] for e in data["declared"]} >= {"rocwmma::mma_sync", "rocwmma::mem_row_major", "hipFileRead",
+                                                     "roctxNameHipStream", "roctxNameHipDevice"}
     # Each release carries the version read from it, which rows' version facts are checked against.
-    assert {(r["library"], r["version"]) for r in data["releases"]} == {("rocWMMA", "1.5.0"), ("hipTensor", "1.3.0"), ("hipFile", "0.2.0")}
+    assert {(r["library"], r["version"]) for r in data["releases"]} == {("rocWMMA", "1.5.0"), ("hipTensor", "1.3.0"), ("hipFile", "0.2.0"),
+                                                                         ("ROCprofiler-SDK", "0.4.0")}
     # The table is to settle the sides of those libraries and the sides whose rows name a later release.
     wanted = kb.table_spellings(glossary.rows)
     assert {wanted[f"__reduce_{op}_sync"] for op in ("add", "and", "max", "min", "or", "xor")} == {"HIP"}
     assert wanted["hipblasGemmEx"] == "hipBLAS" and wanted["hiptensorCreatePlan"] == "hipTensor"
     assert "__shfl_sync" not in wanted and "hipblasGemmEx_v2" not in wanted
+    # ROCprofiler-SDK's naming calls come from its table release; roctracer's ROCTx calls are compiled.
+    assert wanted["roctxNameHipStream"] == wanted["roctxNameHipDevice"] == "ROCprofiler-SDK"
+    assert "roctxRangePushA" not in wanted and "roctracer/roctx.h" not in wanted
 
 
 def _plant_table(root: Path, releases: list[tuple[str, str, str, str]], declared: list[tuple[str, str, str, tuple[str, ...]]]) -> None:

@@ -10,7 +10,7 @@ settle the macro condition a row states: without any macro (a row that names non
 and with every macro rows name (a row that names one must compile only here). A side of a library
 whose headers come from another release than ROCm 6.4 (hipBLASLt, RCCL, AMD SMI) is proven against
 that release, and the proof says which. A side of a library those headers lack (rocWMMA, hipTensor,
-hipFile), or whose row names a release newer than them (HIP 7.1, hipBLAS 3.0), is settled from the
+hipFile, ROCprofiler-SDK's ROCTx), or whose row names a release newer than them (HIP 7.1, hipBLAS 3.0), is settled from the
 declared-names table (`symbols/specs/declared-outside-rocm64.yaml`, read from pinned release tags): the
 release of the version the row states must declare it, under exactly the macros the row names. A side
 no probe or table reaches is listed with its reason.
@@ -68,6 +68,9 @@ NOT_PACKAGED = {
     "hipFile": ("hipFile", "Debian packages no hipFile"),
     "hipfile": ("hipFile", "Debian packages no hipFile"),
     "hiptensor": ("hipTensor", "Debian packages no hipTensor"),
+    # ROCprofiler-SDK's ROCTx header, and the calls it adds to roctracer's ROCTx (naming HIP streams and devices)
+    "rocprofiler-sdk-roctx": ("ROCprofiler-SDK", "Debian packages no ROCprofiler-SDK"),
+    "roctxNameHip": ("ROCprofiler-SDK", "Debian packages no ROCprofiler-SDK"),
     "amd_smi": ("AMD SMI", "its headers are not unpacked"),
     "amdsmi_": ("AMD SMI", "its headers are not unpacked"),
     "rccl": ("RCCL", "its headers are not unpacked"),
@@ -176,7 +179,7 @@ def outside_library(symbol: str) -> str | None:
 def _folder(symbol: str) -> str:
     """The header folder (or header name) of a NOT_PACKAGED library spelling: its prefix, less a trailing '_'."""
     prefix = next(p for p in NOT_PACKAGED if symbol.startswith(p))
-    return {"amdsmi_": "amd_smi"}.get(prefix, prefix.rstrip("_"))
+    return {"amdsmi_": "amd_smi", "roctxNameHip": "rocprofiler-sdk-roctx"}.get(prefix, prefix.rstrip("_"))
 
 
 def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], dict[str, str]]:
