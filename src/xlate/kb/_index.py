@@ -584,8 +584,12 @@ def symbol_variants(q: str) -> list[str]:
     if bare.startswith("wmma::"):
         out.append("nvcuda::" + bare)
     if _DOTTED.match(bare) and not bare.startswith(_PY_NAMESPACES):
-        # A PTX instruction is named by its leading parts; the rest are modifiers (.sync, .aligned, types).
         parts = bare.split(".")
+        if "_" in parts[-1] and ":" not in parts[-1] and not _ISA_TYPE.fullmatch("_" + parts[-1].split("_", 1)[-1]):
+            # A library call under a namespace (cute.arch.elect_one): its last part names it, before
+            # the namespace does; a PTX modifier (cta_group::1) or operand type stays a modifier.
+            out.append(parts[-1])
+        # A PTX instruction is named by its leading parts; the rest are modifiers (.sync, .aligned, types).
         for n in range(len(parts) - 1, 0, -1):
             lead = ".".join(parts[:n])
             if len(lead) >= 3 and lead not in QUALIFIERS:  # triton.cdiv is not a name for Triton
@@ -595,12 +599,17 @@ def symbol_variants(q: str) -> list[str]:
 
 _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
+_SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
 
 def query_variants(q: str) -> list[str]:
     """The query, then its code-symbol spellings, then the query without a trailing version number
     ("compute capability 9.0" asks about compute capability)."""
     out = symbol_variants(q)
+    swift = _SWIFT_CASE.match(q)
+    if swift:  # MTLStorageMode.shared is Swift's case of the constant MTLStorageModeShared
+        q = swift.group(1) + swift.group(2)[0].upper() + swift.group(2)[1:]
+        out.append(q)
     mtl = _MTL_CONSTANT.match(q)
     if mtl:
         out.append(mtl.group(1).lower() + mtl.group(2))  # MTLStorageModeShared: Swift's storageModeShared
@@ -686,8 +695,10 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
-    loose spelling > a phrase's words or a term inside it > a chip an architecture card names > an
-    identifier a card's text names > fuzzy > a swapped pair of letters > a family prefix > an
+    loose spelling (a bare namespace member as its rows spell it qualified) > a chip an architecture
+    card names > a phrase's words or a term inside it > an identifier a card's text names > a
+    command's tool > a phrase's initials, an error code's words or one card's vocabulary > fuzzy > a
+    swapped pair of letters or reordered letters > a family prefix or a tool's prefix > an
     identifier's words (NVGPUWarpSpecializationPass). Each step runs
     only when the ones before found nothing, and the inexact ones abstain below calibrated floors: an
     empty list then."""
@@ -695,6 +706,17 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not q:
         return []
     best, named = _exact(index, q, backend)
+    qualified = qualified_names(index, q)
+    if qualified:
+        # A bare name of a namespace member (coalesced_group, fast.metal_kernel): the rows and symbols
+        # that spell it qualified answer before a leading part of it (fast) does.
+        found: dict[str, Match] = {}
+        for full in qualified:
+            for m in _exact(index, full, backend)[0].values():
+                if m.concept not in found or m.score > found[m.concept].score:
+                    found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
+        if found:
+            best = found
 
     def offer(m: Match) -> None:
         if m.concept not in best or m.score > best[m.concept].score:
@@ -707,6 +729,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         if corrected != q:
             for m in _exact(index, corrected, backend)[0].values():
                 offer(Match(m.concept, round(FUZZY_CEILING - (100.0 - m.score) / 100.0, 2), m.matched, "fuzzy", m.backend))
+    if not best and backend is None:
+        # A chip's model name with brand, variant or spec words ("GB200 (Grace Blackwell)"): the chip
+        # decides, not a name among its words.
+        for m in product_matches(index, q):
+            offer(m)
     if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
@@ -728,16 +755,19 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             if found:
                 break
     if not best:
+        for m in initials(index, q, backend) or error_rows(index, q, backend) or phrase_cover(index, q, backend):
+            offer(m)
+    if not best:
         for m in fuzzy(index, q, backend, limit * 4):
             offer(m)
     if not best:
-        for m in transpositions(index, q, backend):
+        for m in transpositions(index, q, backend) or anagrams(index, q, backend):
             offer(m)
     if not best:
         for m in row_slips(index, q, backend):
             offer(m)
     if not best:
-        for m in prefix_family(index, q, backend):
+        for m in prefix_family(index, q, backend) or tool_prefix(index, q, backend):
             offer(m)
     if not best and backend is None:
         # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
@@ -915,7 +945,10 @@ SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card
 # Words around a chip's model name that say which variant or brand, not which generation.
 PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
                            "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
-                           "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super"})
+                           "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super",
+                           "laptop", "notebook", "mobile", "desktop"})
+# Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB"): a count and what it counts.
+_SPEC_TAIL = re.compile(r"[,;]?\s+\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
 # A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
 _SERIES_PRODUCT = re.compile(r"\b(RTX|GTX|RX)\s+(?:PRO\s+)?(\d{2,4})\b")
 _SERIES_WORDS = ("rtx", "gtx", "rx")
@@ -960,7 +993,11 @@ def product_matches(index: Index, query: str) -> list[Match]:
     "MI300A", "AMD Instinct MI300A Accelerator", "GH200" land on the Apple GPU family, CDNA3 and Hopper
     cards, which name those chips. The query must be one model name, with brand and variant words
     (AMD, Instinct, Max, Ultra, SXM ...) around it and nothing else."""
-    tokens = [t for t in re.split(r"[\s()]+", query.casefold()) if t and t not in PRODUCT_WORDS]
+    query = _SPEC_TAIL.sub("", query)
+    named = _variant_named(index, query)
+    if named:
+        return named
+    tokens = [t for t in re.split(r"[\s(),]+", query.casefold()) if t and t not in PRODUCT_WORDS]
     products = _products(index)
     # "RTX 5090", "RX 9060": the series word and the number are one model name.
     for i in range(len(tokens) - 1):
@@ -989,6 +1026,21 @@ def product_matches(index: Index, query: str) -> list[Match]:
     if cid is None and arch is not None and (series or _PRODUCT_TOKEN.fullmatch(token.upper())):
         cid = arch
     return [Match(cid, SCORE_PRODUCT, token.upper(), "product", None)] if cid else []
+
+
+_VARIANT = re.compile(r"\b(M\d)\s+(Max|Pro|Ultra)\b")
+
+
+def _variant_named(index: Index, query: str) -> list[Match]:
+    """A chip variant ("M2 Ultra") that one hardware or interconnect card's summary names in so many
+    words: that card (the die-to-die card for an Ultra) before the family card that names the chip."""
+    found = _VARIANT.search(query)
+    if not found or set(re.split(r"[\s(),]+", _VARIANT.sub("", query).casefold())) - PRODUCT_WORDS - {""}:
+        return []
+    phrase = found.group(1) + " " + found.group(2)
+    owners = [cid for cid, c in index["concepts"].items()
+              if c["category"] in ("hardware", "interconnect") and phrase in c["summary"]]
+    return [Match(owners[0], SCORE_PRODUCT, phrase, "product", None)] if len(owners) == 1 else []
 
 
 def _architecture_names(index: Index) -> dict[str, str]:
@@ -1059,6 +1111,7 @@ def _identifier_variants(token: str) -> list[str]:
 
 
 _ISA_MNEMONIC = re.compile(r"^(?:[vs]|ds|buffer|global|flat|scratch)_[a-z0-9_]+$", re.IGNORECASE)
+_ENV_ASSIGN = re.compile(r"^([A-Z][A-Z0-9]*_[A-Z0-9_]+)=\S*$")  # an environment variable set before a command
 _LAUNCHERS = frozenset({"xcrun", "sudo", "env", "python", "python3", "uv", "run", "-m", "-r"})
 
 
@@ -1072,6 +1125,9 @@ def command_terms(query: str) -> list[str]:
         return []
     if _ISA_MNEMONIC.match(tokens[0]):
         return [tokens[0]]  # the operands (vmcnt, lgkmcnt) are the instruction's, not the question
+    env = _ENV_ASSIGN.match(tokens[0])
+    if env:  # `HSA_XNACK=0 python train.py`, "HSA_XNACK=0 Automatic Page Migration Disabled": the variable
+        return [env.group(1)]
     flags = [t for t in tokens if t.startswith("-")]
     if not flags and tokens[0].casefold() not in _LAUNCHERS:
         return []
@@ -1268,6 +1324,146 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
         if total >= 2 and 2 * n >= total and (len(ranked) == 1 or n > ranked[1][1]):
             return [Match(top, SCORE_PREFIX, prefix + "*", "prefix", backend)]
         return []  # the family is split between concepts: say nothing
+    return []
+
+
+def qualified_names(index: Index, query: str) -> list[str]:
+    """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
+    cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
+    token = query.strip()
+    if " " in token or len(token) < 6 or not _code_like(token) or not re.fullmatch(r"[A-Za-z_][\w.:]*", token):
+        return []
+    exact, folded, loose_map = _lookups(index, token)
+    if exact.get(token) or folded.get(token.casefold()) or rows_for(index, token):
+        return []
+    tails = ("::" + token, "." + token)
+    spelled = names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
+    return sorted({n for n in spelled if n.endswith(tails)})
+
+
+SCORE_PHRASE = 82.0  # a phrase told by a card's vocabulary as a whole, or by an error's name
+
+
+def _label_words(index: Index) -> dict[str, dict[str, int]]:
+    """Each concept's label words -> how many of its labels carry each."""
+    out: dict[str, dict[str, int]] = {}
+    for label, cid, kind, _ in index["labels"]:
+        if kind == "id":
+            continue
+        counts = out.setdefault(cid, {})
+        for w in set(_words(label)):
+            counts[w] = counts.get(w, 0) + 1
+    return out
+
+
+def initials(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A phrase of three words or more that spells out an acronym a card names: "Core Partitioned
+    X-celerator" is CPX, "Single Partition X-celerator" SPX."""
+    tokens = query.split()
+    if len(tokens) < 3 or not all(t[0].isalpha() for t in tokens):
+        return []
+    acronym = "".join(t[0] for t in tokens).upper()
+    hits = {(cid, b) for label, cid, kind, b in index["labels"]
+            if label == acronym and kind in ("name", "alias") and not (backend and b and b != backend)}
+    concepts = {cid for cid, _ in hits}
+    if len(concepts) != 1:
+        return []
+    cid = concepts.pop()
+    return [Match(cid, SCORE_PHRASE, acronym, "words", min((b or "" for c, b in hits), default=None) or None)]
+
+
+def error_rows(index: Index, query: str, backend: str | None) -> list[Match]:
+    """An error message in words ("capturing stream has unjoined work"): the error code whose name's
+    words (cudaErrorStreamCaptureUnjoined: stream, capture, unjoined) are all in it and make up at
+    least half of its words; only one code may fit so well."""
+    words = set(_words(query))
+    if len(query.split()) < 3 or any(_code_like(t) for t in query.split()) or (backend and backend != "cuda"):
+        return []
+    best: list[tuple[int, str]] = []
+    for name in names(index):
+        if not name.startswith("cudaError"):
+            continue
+        have = set(_words(identifier_words(name))) - {"cuda", "error"}
+        if len(have) >= 2 and have <= words and 2 * len(have) >= len(words):
+            best.append((len(have), name))
+    best.sort(reverse=True)
+    if not best or (len(best) > 1 and best[0][0] == best[1][0]):
+        return []
+    rows = rows_for(index, best[0][1])
+    concept = rows[0][0].concept if rows else None
+    return [Match(concept, SCORE_PHRASE, best[0][1], "words", "cuda")] if concept else []
+
+
+def phrase_cover(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A phrase of three words or more in a page's own words, no label, whose words one card's
+    vocabulary holds between its names ("stream-ordered pool": stream-ordered allocator, memory pool;
+    "Metal frame debugger": GPU frame capture, Xcode Metal debugger profiler): every content word, or at
+    least half of them with one that no other card's labels carry ("Kernel filtering with Omniperf
+    profile"). The card that holds the most wins; a tie says nothing."""
+    if backend is not None or len(query.split()) < 2 or any(_code_like(t) for t in query.split()) \
+            or re.search(r"\d", query):
+        return []  # a code symbol is a term of its own, a model number a chip's (product_matches)
+    words = set(_words(query)) - QUALIFIERS - FILLER
+    if len(words) < 2 or len(_words(query)) < 3:
+        return []  # two plain words are too little to tell ("linux kernel" is no GPU kernel)
+    per_concept = _label_words(index)
+    owners: dict[str, int] = {}
+    for counts in per_concept.values():
+        for w in words & counts.keys():
+            owners[w] = owners.get(w, 0) + 1
+    ranked = []
+    for cid, counts in per_concept.items():
+        have = words & counts.keys()
+        own = {w for w in have if owners[w] == 1}
+        if have == words or (own and len(have) >= 2 and 2 * len(have) >= len(words)):
+            ranked.append((len(have), cid))
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
+        return []
+    n, cid = ranked[0]
+    return [Match(cid, round(SCORE_PHRASE - 1.0 * (len(words) - n), 1), query, "words", None)]
+
+
+def anagrams(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A tool or code name of seven letters or more typed with its parts in another order
+    (cudumpobj for cuobjdump): the same letters as one label, and no other concept's."""
+    q_loose = loose(query)
+    if " " in query.strip() or len(q_loose) < 7:
+        return []
+    key = sorted(q_loose)
+    precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
+    hits = {(entry[1], entry[0], entry[3]) for entry, k in zip(index["labels"], precomputed)
+            if len(k) == len(q_loose) and k != q_loose and sorted(k) == key
+            and not (backend and entry[3] and entry[3] != backend)}
+    if len({cid for cid, _, _ in hits}) != 1:
+        return []
+    cid, label, b = min(hits)
+    return [Match(cid, round(FUZZY_CEILING * (1.0 - 2.0 / len(q_loose)), 1), label, "transposed", b)]
+
+
+_VENDOR_PREFIXES = frozenset({"nv", "nvidia", "hsa", "amd", "mtl", "hip", "cuda", "rocm"})
+
+
+def tool_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
+    """An identifier that starts with a tool or library a card names: an environment variable of the
+    tool (NV_COMPUTE_SANITIZER_MAX_RACECHECK_HAZARDS: Compute Sanitizer), a package of it (miopen-hip:
+    MIOpen). The longest leading run of its parts, after a vendor prefix, that is a card's name."""
+    token = query.strip()
+    if " " in token or not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+", token):
+        return []
+    parts = re.split(r"[_-]", token)
+    while parts and parts[0].casefold() in _VENDOR_PREFIXES:
+        parts = parts[1:]
+    for n in range(len(parts) - 1, 0, -1):
+        lead = " ".join(parts[:n])
+        if len(loose(lead)) < 5 or lead.casefold() in QUALIFIERS:
+            continue
+        _, _, loose_map = _lookups(index, lead)
+        hits = {(cid, b) for _, cid, kind, b in loose_map.get(loose(lead), ())
+                if kind in ("name", "alias", "symbol") and not (backend and b and b != backend)}
+        if len({cid for cid, _ in hits}) == 1:
+            cid, b = min(hits, key=lambda h: h[1] or "")
+            return [Match(cid, SCORE_PREFIX - 1.0, lead, "prefix", b)]
     return []
 
 
