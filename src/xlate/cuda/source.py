@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from functools import lru_cache
+from functools import cache
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -578,7 +578,7 @@ def _tests_device_pass(directive: Node) -> bool | None:
     return not m.group(1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _type_query(node_type: str) -> Any:
     """The query for every node of one type, compiled once per process (compiling one against this
     grammar takes milliseconds; running it, a fraction of that). None for a type the grammar lacks."""
