@@ -1007,10 +1007,10 @@ def product_matches(index: Index, query: str) -> list[Match]:
     arch = None
     if len(tokens) == 2:
         # "RTX PRO 6000 Blackwell": a model name with the generation it belongs to spelled out.
-        named = [t for t in tokens if t in _architecture_names(index)]
-        if len(named) == 1:
-            arch = _architecture_names(index)[named[0]]
-            tokens = [t for t in tokens if t != named[0]]
+        generations = [t for t in tokens if t in _architecture_names(index)]
+        if len(generations) == 1:
+            arch = _architecture_names(index)[generations[0]]
+            tokens = [t for t in tokens if t != generations[0]]
     if len(tokens) != 1:
         return []
     token = tokens[0]
