@@ -49,19 +49,18 @@ now answers is reported as a warning, so it can be taken off the list and the fl
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 import yaml
 
-from test_lookup_queries import wrong_queries
+from test_lookup_queries import _answer, _right, check_cited, check_pinned_misses
 
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout3.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 152
 RIGHT_NOW = 192
-# What lookup still does not answer right at the top (48 at first run, 9 now), and why:
+# What lookup still does not answer right at the top (48 at first run, 8 now), and why:
 KNOWN_MISSES = {
     # a flag, instruction, environment variable or tool that no card names, or that several name alike
     "KMDUMPISA",
@@ -79,19 +78,11 @@ KNOWN_MISSES = {
 
 @pytest.mark.slow
 def test_third_held_out_queries_land_first() -> None:
-    wrong = set(wrong_queries(QUERIES))
     assert len(QUERIES) >= 160 and sum(1 for e in QUERIES if e["expect"] == "none") >= 15
-    assert not [e["q"] for e in QUERIES if e["expect"] == "none" and e["q"] in wrong]
-    new = sorted(wrong - KNOWN_MISSES)
-    assert not new, f"queries that newly land wrong: {new}"
-    fixed = sorted(KNOWN_MISSES - wrong)
-    if fixed:
-        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=1)
-    assert len(QUERIES) - len(wrong) >= RIGHT_NOW > RIGHT_AT_FIRST_RUN
+    none_wrong = [e["q"] for e in QUERIES if e["expect"] == "none" and not _right("none", *_answer(e["q"]))]
+    assert not none_wrong, none_wrong
+    check_pinned_misses(QUERIES, KNOWN_MISSES, RIGHT_NOW, RIGHT_AT_FIRST_RUN)
 
 
 def test_every_query_names_where_its_wording_came_from() -> None:
-    lines = [line for line in DATA.read_text().splitlines() if line.startswith("  - {q:")]
-    assert len(lines) == len(QUERIES)
-    assert all("  # http" in line for line in lines), [line for line in lines if "  # http" not in line]
-    assert KNOWN_MISSES <= {e["q"] for e in QUERIES}
+    check_cited(DATA, QUERIES, KNOWN_MISSES, RIGHT_NOW)
