@@ -1007,9 +1007,10 @@ def product_matches(index: Index, query: str) -> list[Match]:
     arch = None
     if len(tokens) == 2:
         # "RTX PRO 6000 Blackwell": a model name with the generation it belongs to spelled out.
-        generations = [t for t in tokens if t in _architecture_names(index)]
+        generation_cards = _architecture_names(index)
+        generations = [t for t in tokens if t in generation_cards]
         if len(generations) == 1:
-            arch = _architecture_names(index)[generations[0]]
+            arch = generation_cards[generations[0]]
             tokens = [t for t in tokens if t != generations[0]]
     if len(tokens) != 1:
         return []
@@ -1043,15 +1044,22 @@ def _variant_named(index: Index, query: str) -> list[Match]:
     return [Match(owners[0], SCORE_PRODUCT, phrase, "product", None)] if len(owners) == 1 else []
 
 
+_GENERATIONS: dict[str, dict[str, str]] = {}
+
+
 def _architecture_names(index: Index) -> dict[str, str]:
     """Generation names (blackwell, cdna3, rdna4) -> their architecture card: a one-word alias or name
-    of a hardware card titled as an architecture."""
-    out: dict[str, str] = {}
-    for label, cid, kind, _ in index["labels"]:
-        c = index["concepts"][cid]
-        if kind in ("alias", "name") and " " not in label and _is_architecture(c) and label.isalnum():
-            out.setdefault(label.casefold(), cid)
-    return out
+    of a hardware card titled as an architecture; computed once per index."""
+    key = index.hash or str(id(index))
+    if key not in _GENERATIONS:
+        out: dict[str, str] = {}
+        for label, cid, kind, _ in index["labels"]:
+            c = index["concepts"][cid]
+            if kind in ("alias", "name") and " " not in label and _is_architecture(c) and label.isalnum():
+                out.setdefault(label.casefold(), cid)
+        _GENERATIONS.clear()
+        _GENERATIONS[key] = out
+    return _GENERATIONS[key]
 
 
 SCORE_TEXT = 77.0  # an identifier no label holds, named in one card's text more than in any other
@@ -1344,16 +1352,23 @@ def qualified_names(index: Index, query: str) -> list[str]:
 SCORE_PHRASE = 82.0  # a phrase told by a card's vocabulary as a whole, or by an error's name
 
 
+_LABEL_WORDS: dict[str, dict[str, dict[str, int]]] = {}
+
+
 def _label_words(index: Index) -> dict[str, dict[str, int]]:
-    """Each concept's label words -> how many of its labels carry each."""
-    out: dict[str, dict[str, int]] = {}
-    for label, cid, kind, _ in index["labels"]:
-        if kind == "id":
-            continue
-        counts = out.setdefault(cid, {})
-        for w in set(_words(label)):
-            counts[w] = counts.get(w, 0) + 1
-    return out
+    """Each concept's label words -> how many of its labels carry each; computed once per index."""
+    key = index.hash or str(id(index))
+    if key not in _LABEL_WORDS:
+        out: dict[str, dict[str, int]] = {}
+        for label, cid, kind, _ in index["labels"]:
+            if kind == "id":
+                continue
+            counts = out.setdefault(cid, {})
+            for w in set(_words(label)):
+                counts[w] = counts.get(w, 0) + 1
+        _LABEL_WORDS.clear()
+        _LABEL_WORDS[key] = out
+    return _LABEL_WORDS[key]
 
 
 def initials(index: Index, query: str, backend: str | None) -> list[Match]:
