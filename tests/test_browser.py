@@ -215,12 +215,7 @@ SAMPLE = 120  # concepts' own spellings checked per run, drawn with a fixed seed
 # Spellings the site search is known to rank second, with why: the boosts in docsgen/search.py come from a
 # model of lunr's scoring that says these win, and the browser disagrees. Each is a page to fix, not an
 # allowance: a spelling not listed here that lands elsewhere fails the test.
-KNOWN_SITE_MISSES = {
-    # an alias holding another concept's whole title plus one word: the title's own entry (boosted to beat
-    # the longer spelling on its own query) still outranks it in the browser, at 2.3 times the alias's
-    # boost and at 2.4 times with a wider solver margin, where the model has the alias winning
-    "thread block barrier": "synchronization/block-barrier",
-}
+KNOWN_SITE_MISSES: dict[str, str] = {}
 
 
 class _Search:

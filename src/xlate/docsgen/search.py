@@ -56,6 +56,7 @@ _EDGE = set("abcdefghijklmnopqrstuvwxyz0123456789_")
 FIELDS = {"title": 1e3, "text": 1.0, "tags": 1e6, "keys": 1e5, "keyparts": 1e3, "parts": 5.0, "typos": 10.0}
 K1 = 1.2  # lunr's BM25 k1; Material sets b to 0, so field length does not matter
 MAX_BOOST = 1000.0
+MIN_LEAD = 1.01  # an entry must beat every rival on its own query by this factor, or be raised
 PASSES = 10
 
 
@@ -226,7 +227,7 @@ def _query_terms(query: str) -> tuple[str, ...]:
     return tuple(tokens(html.escape(query)))
 
 
-SPELLING_FIELDS = ("title", "keys", "keyparts")  # the fields that decide between spelling entries
+SPELLING_FIELDS = ("title", "keys", "keyparts", "typos")  # the fields that decide between spelling entries
 
 
 def _field_terms(doc: dict[str, Any], wanted: set[str] | frozenset[str]) -> list[str]:
@@ -524,7 +525,10 @@ def solve_entry_boosts(scorer: Scorer, entries: list[dict[str, Any]]) -> dict[st
                 continue
             need = boost[i]
             for j, sc in rivals[i]:
-                if boost[j] * sc >= boost[i] * own:
+                # A lead under 1% is raised too, not only a loss: two entries raised against the same rival
+                # can end exactly tied (a spelling and another concept's title inside it), and the model
+                # is not that close to lunr's arithmetic.
+                if boost[j] * sc * MIN_LEAD >= boost[i] * own:
                     need = max(need, boost[j] * sc / own * 1.05)
             need = min(need, MAX_BOOST)
             if need > boost[i]:
