@@ -320,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         missing += lacking
     # The file's comment block is kept as it is (it also describes the releases kept by hand).
     old_text = out_path.read_text(encoding="utf-8") if out_path.is_file() else ""
-    kept_head = old_text[:old_text.index("releases:")] if "\nreleases:" in "\n" + old_text else ""
+    start = ("\n" + old_text).find("\nreleases:")
+    kept_head = old_text[:start] if start > 0 else ""
     head_text = kept_head or (
         "# Names that the public headers of pinned releases outside the ROCm 6.4 header set declare (libraries\n"
         "# that set lacks, and the later releases rows name): only the names symbol rows spell, with header path\n"
