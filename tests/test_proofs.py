@@ -284,8 +284,10 @@ def test_planted_mistakes_against_the_library_releases_are_each_reported(glossar
     a compiler that does not run ("false") proves nothing, so each goes there. A hipTensor 2.x side is
     proven only by a hipTensor 2 release; a side without a version fact by any release of its library."""
     two, one = "hipTensor 2.0.0 (ROCm/rocm-libraries rocm-7.0.0", "hipTensor 1.3.0 (ROCm/hipTensor rocm-6.2.2"
-    _plant_table(tmp_path, [("hipTensor", "2.0.0", "ROCm/rocm-libraries", "rocm-7.0.0")], [
-        ("hiptensor/hiptensor.h", "hipTensor", "2.0.0", ()), ("hiptensorCreatePlan", "hipTensor", "2.0.0", ()),
+    two_two = "hipTensor 2.2.0 (ROCm/rocm-libraries rocm-7.2.0"  # the C header arrived in 2.2 (the row says so)
+    _plant_table(tmp_path, [("hipTensor", "2.0.0", "ROCm/rocm-libraries", "rocm-7.0.0"),
+                            ("hipTensor", "2.2.0", "ROCm/rocm-libraries", "rocm-7.2.0")], [
+        ("hiptensor/hiptensor.h", "hipTensor", "2.2.0", ()), ("hiptensorCreatePlan", "hipTensor", "2.0.0", ()),
         ("hiptensorContract", "hipTensor", "2.0.0", ()), ("hiptensorCreateContraction", "hipTensor", "2.0.0", ()),
         ("hiptensorCreateContraction", "hipTensor", "1.3.0", ())])  # as if 1.x had it: the row's "2.x" is wrong
     rows = _copies(glossary, "wmma::mma_sync", "wmma::fill_fragment", "cutensor.h", "cutensorCreatePlan", "cutensorContract",
@@ -299,7 +301,7 @@ def test_planted_mistakes_against_the_library_releases_are_each_reported(glossar
     assert f"cutensorCreateContraction -> hiptensorCreateContraction: the row says hipTensor 2.x, but the older {one}" in text
     assert len(proof.problems) == 3, text
     assert proof.other_release["cutensorCreatePlan -> hiptensorCreatePlan"].startswith(two)
-    assert proof.other_release["cutensor.h -> hiptensor/hiptensor.h"].startswith(two)
+    assert proof.other_release["cutensor.h -> hiptensor/hiptensor.h"].startswith(two_two)
     assert proof.other_release["cutensorHandle_t -> hiptensorHandle_t"].startswith(one)
     assert proof.other_release["wmma::fill_fragment -> rocwmma::fill_fragment"].startswith("rocWMMA 1.5.0")
     assert proof.proven == 4 and not proof.unproven
