@@ -15,7 +15,9 @@ version is read from the release too (its CMake version string or version macros
 version fact is checked against it. Only names, versions and locations are written, never header text.
 Names a row spells that a release does not declare go to `not_declared`, where a reason is written by
 hand (a rerun keeps it; a new one reads TODO). Releases of repositories not given keep what the file
-already holds.
+already holds, and so does the file's comment block: the hipBLAS 3.x and hipTensor 2.x releases of
+ROCm/rocm-libraries are kept there by hand (read file by file at one commit, with a version series and
+character ranges, as that comment says) until the script is run on a checkout of that repository.
 
 Usage: python3 scripts/extract_declared.py OWNER/NAME[@TAG]=GITDIR ...
   e.g. ROCm/rocWMMA=GITDIR ROCm/hipTensor=GITDIR ROCm/hipFile=GITDIR ROCm/rocm-libraries=GITDIR
@@ -316,10 +318,15 @@ def main(argv: list[str] | None = None) -> int:
         releases.append(head)
         declared += found
         missing += lacking
-    head_text = ("# Names that the public headers of pinned releases outside the ROCm 6.4 header set declare (libraries\n"
-                 "# that set lacks, and the later releases rows name): only the names symbol rows spell, with header path\n"
-                 "# and line (no header text), and each release's own version, which rows' version facts are checked against.\n"
-                 "# Written by scripts/extract_declared.py; `not_declared` reasons are written by hand.\n")
+    # The file's comment block is kept as it is (it also describes the releases kept by hand).
+    old_text = out_path.read_text(encoding="utf-8") if out_path.is_file() else ""
+    start = ("\n" + old_text).find("\nreleases:")
+    kept_head = old_text[:start] if start > 0 else ""
+    head_text = kept_head or (
+        "# Names that the public headers of pinned releases outside the ROCm 6.4 header set declare (libraries\n"
+        "# that set lacks, and the later releases rows name): only the names symbol rows spell, with header path\n"
+        "# and line (no header text), and each release's own version, which rows' version facts are checked against.\n"
+        "# Written by scripts/extract_declared.py; `not_declared` reasons are written by hand.\n")
     data = {"releases": releases,
             "declared": sorted(declared, key=lambda e: (str(e["library"]), str(e["version"]), str(e["name"]))),
             "not_declared": sorted(missing, key=lambda e: (e["library"], e["version"], e["name"]))}

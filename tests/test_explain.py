@@ -220,7 +220,8 @@ def test_metal_findings_need_a_mapping_that_says_none(smap: kb.SymbolMap) -> Non
     assert "cudaStreamBeginCapture" in {h["message"].split()[0] for h in metal}
     assert "cuda.h" in _at(r, 2) and "nccl.h" in _at(r, 3)
     assert {"fmaxf", "__expf"} <= set(_at(r, 6))
-    assert r["symbols"]["fmaxf"]["relations"]["metal"] == "renamed"  # the device-math row: fmax
+    # the device-math row: fmax, approximate because MSL's default fast math leaves NaN inputs undefined
+    assert r["symbols"]["fmaxf"]["relations"]["metal"] == "approximate"
 
 
 def test_occurrences_carry_the_map_relations(smap: kb.SymbolMap) -> None:
@@ -229,7 +230,8 @@ def test_occurrences_carry_the_map_relations(smap: kb.SymbolMap) -> None:
 
     source = (FIXTURES / "metal_mapping.cu").read_bytes()
     found = {o.symbol: o for o in occurrences.find(parse(source), source, smap)}
-    assert (found["fmaxf"].hip_relation, found["fmaxf"].metal_relation) == ("same", "renamed")
+    # Metal's fmax is approximate: under MSL's default fast math NaN inputs are undefined (device-math row)
+    assert (found["fmaxf"].hip_relation, found["fmaxf"].metal_relation) == ("same", "approximate")
     assert found["cudaStreamBeginCapture"].metal_relation == "none"
     assert found["cuda.h"].metal_relation == "none"
 

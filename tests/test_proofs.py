@@ -75,17 +75,10 @@ def hip_proof(glossary: kb.Glossary):
 # test below until it is listed here: the set only shrinks by a probe, never grows unnoticed.
 WMMA = ("accumulator", "col_major", "fill_fragment", "fragment", "load_matrix_sync", "matrix_a", "matrix_b",
         "mem_col_major", "mem_row_major", "mma_sync", "row_major", "store_matrix_sync")
-# Each of these rows names a release newer than the ROCm 6.4 headers that scripts/extract_declared.py
-# lists (RELEASES) but the declared-names table does not hold yet: HIP 7.1 (rocm-systems), hipBLAS 3.0
-# and hipTensor 2.x (rocm-libraries). Reading those releases into the table moves each side to
-# FROM_TABLE, or makes it a problem where the release contradicts the row.
-UNPROVEN = {
-    "no release of hipBLAS 3.0, ROCm 7.0": {f"cublasGemm{v}Ex -> hipblasGemm{v}Ex" for v in ("", "Batched", "StridedBatched")},
-    # hipTensor's own repository stops at hipTensor 1.3 (rocm-6.2.2), with the cuTENSOR 1.x style API.
-    "no release of hipTensor 2.x": {
-        "cutensor.h -> hiptensor/hiptensor.h", "cutensorCreatePlan -> hiptensorCreatePlan",
-        "cutensorCreateContraction -> hiptensorCreateContraction", "cutensorContract -> hiptensorContract"},
-}
+# A row naming a release the declared-names table does not hold would be listed here with its reason;
+# none does today (the hipBLAS 3 and hipTensor 2 sides are settled from the rocm-libraries releases in
+# the table). A new one fails the test below until it is listed or the table holds its release.
+UNPROVEN: dict[str, set[str]] = {}
 # Sides proven from the names the pinned releases declare (symbols/specs/declared-outside-rocm64.yaml),
 # each with the library and version the release reads.
 FROM_TABLE = {
@@ -97,6 +90,12 @@ FROM_TABLE = {
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
     **{f"{c} -> {h}": "ROCprofiler-SDK 0.4.0" for c, h in (
         ("nvtxNameCudaStreamA", "roctxNameHipStream"), ("nvtxNameCudaDeviceA", "roctxNameHipDevice"))},
+    # hipBLAS 3 and hipTensor 2 headers read in ROCm/rocm-libraries at one commit each; their versions
+    # are series (see the file's header): the rows' "hipBLAS 3.0" and "hipTensor 2.x" compare on the major.
+    **{f"cublasGemm{v}Ex -> hipblasGemm{v}Ex": "hipBLAS 3.x" for v in ("", "Batched", "StridedBatched")},
+    **{f"{c} -> {h}": "hipTensor 2.x" for c, h in (
+        ("cutensor.h", "hiptensor/hiptensor.h"), ("cutensorCreatePlan", "hiptensorCreatePlan"),
+        ("cutensorCreateContraction", "hiptensorCreateContraction"), ("cutensorContract", "hiptensorContract"))},
 }
 # Sides whose row names a later HIP runtime (ROCm 7.1), compiled against the later headers triton ships.
 NEWER_HIP = {*(f"__reduce_{op}_sync -> __reduce_{op}_sync" for op in ("add", "and", "max", "min", "or", "xor")),
@@ -200,12 +199,17 @@ def test_planted_mistakes_in_sides_of_a_later_hip_are_each_reported(glossary) ->
 def test_the_declared_outside_table_is_pinned_and_every_absent_name_has_a_reason(glossary) -> None:
     assert kb.declared_outside_problems(glossary.rows, ROOT) == []
     data = kb.load_declared_outside(ROOT)
-    assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile", "ROCprofiler-SDK"}
+    assert {r["library"] for r in data["releases"]} == {"rocWMMA", "hipTensor", "hipFile", "ROCprofiler-SDK", "hipBLAS"}
     assert {e["name"] for e in data["declared"]} >= {"rocwmma::mma_sync", "rocwmma::mem_row_major", "hipFileRead",
                                                      "roctxNameHipStream", "roctxNameHipDevice"}
     # Each release carries the version read from it, which rows' version facts are checked against.
     assert {(r["library"], r["version"]) for r in data["releases"]} == {("rocWMMA", "1.5.0"), ("hipTensor", "1.3.0"), ("hipFile", "0.2.0"),
-                                                                         ("ROCprofiler-SDK", "0.4.0")}
+                                                                         ("ROCprofiler-SDK", "0.4.0"), ("hipBLAS", "3.x"),
+                                                                         ("hipTensor", "2.x")}
+    # A release given as a series says how the series was established; each of its names says where.
+    series = [r for r in data["releases"] if str(r["version"]).endswith(".x")]
+    assert series and all(r.get("version_from") and r["repo"] == "ROCm/rocm-libraries" for r in series)
+    assert not data["not_declared"]
     # The table is to settle the sides of those libraries and the sides whose rows name a later release.
     wanted = kb.table_spellings(glossary.rows)
     assert {wanted[f"__reduce_{op}_sync"] for op in ("add", "and", "max", "min", "or", "xor")} == {"HIP"}
@@ -222,6 +226,10 @@ def _plant_table(root: Path, releases: list[tuple[str, str, str, str]], declared
     specs = root / "symbols" / "specs"
     specs.mkdir(parents=True)
     data = kb.load_declared_outside(ROOT)
+    # Without the table's own rocm-libraries releases, so that the planted ones alone settle those sides.
+    mine = {(r["library"], r["version"]) for r in data["releases"] if r["repo"] == "ROCm/rocm-libraries"}
+    data["releases"] = [r for r in data["releases"] if (r["library"], r["version"]) not in mine]
+    data["declared"] = [e for e in data["declared"] if (e["library"], e["version"]) not in mine]
     data["releases"] += [{"library": lib, "version": v, "repo": repo, "tag": tag, "commit": "0" * 40, "include": "x"}
                          for lib, v, repo, tag in releases]
     data["declared"] += [{"name": n, "library": lib, "version": v, "kind": "function", "at": "x/h.h:1",
@@ -276,8 +284,10 @@ def test_planted_mistakes_against_the_library_releases_are_each_reported(glossar
     a compiler that does not run ("false") proves nothing, so each goes there. A hipTensor 2.x side is
     proven only by a hipTensor 2 release; a side without a version fact by any release of its library."""
     two, one = "hipTensor 2.0.0 (ROCm/rocm-libraries rocm-7.0.0", "hipTensor 1.3.0 (ROCm/hipTensor rocm-6.2.2"
-    _plant_table(tmp_path, [("hipTensor", "2.0.0", "ROCm/rocm-libraries", "rocm-7.0.0")], [
-        ("hiptensor/hiptensor.h", "hipTensor", "2.0.0", ()), ("hiptensorCreatePlan", "hipTensor", "2.0.0", ()),
+    two_two = "hipTensor 2.2.0 (ROCm/rocm-libraries rocm-7.2.0"  # the C header arrived in 2.2 (the row says so)
+    _plant_table(tmp_path, [("hipTensor", "2.0.0", "ROCm/rocm-libraries", "rocm-7.0.0"),
+                            ("hipTensor", "2.2.0", "ROCm/rocm-libraries", "rocm-7.2.0")], [
+        ("hiptensor/hiptensor.h", "hipTensor", "2.2.0", ()), ("hiptensorCreatePlan", "hipTensor", "2.0.0", ()),
         ("hiptensorContract", "hipTensor", "2.0.0", ()), ("hiptensorCreateContraction", "hipTensor", "2.0.0", ()),
         ("hiptensorCreateContraction", "hipTensor", "1.3.0", ())])  # as if 1.x had it: the row's "2.x" is wrong
     rows = _copies(glossary, "wmma::mma_sync", "wmma::fill_fragment", "cutensor.h", "cutensorCreatePlan", "cutensorContract",
@@ -291,10 +301,30 @@ def test_planted_mistakes_against_the_library_releases_are_each_reported(glossar
     assert f"cutensorCreateContraction -> hiptensorCreateContraction: the row says hipTensor 2.x, but the older {one}" in text
     assert len(proof.problems) == 3, text
     assert proof.other_release["cutensorCreatePlan -> hiptensorCreatePlan"].startswith(two)
-    assert proof.other_release["cutensor.h -> hiptensor/hiptensor.h"].startswith(two)
+    assert proof.other_release["cutensor.h -> hiptensor/hiptensor.h"].startswith(two_two)
     assert proof.other_release["cutensorHandle_t -> hiptensorHandle_t"].startswith(one)
     assert proof.other_release["wmma::fill_fragment -> rocwmma::fill_fragment"].startswith("rocWMMA 1.5.0")
     assert proof.proven == 4 and not proof.unproven
+
+
+def test_a_release_given_as_a_series_settles_only_its_own_major_and_must_say_why(glossary, tmp_path: Path) -> None:
+    """The rocm-libraries releases carry a series ("3.x"), not a read version: it is the release a row's
+    "hipBLAS 3.0" names, not one naming hipBLAS 4.0 (then it is older, and declaring the name is a
+    problem); a series without `version_from`, and a location that is neither path:line nor a character
+    range, are problems of the file."""
+    rows = _copies(glossary, "cublasGemmEx", "cublasGemmBatchedEx")
+    rows["cublasGemmBatchedEx"]["sides"]["hip"]["since"] = "hipBLAS 4.0 (ROCm 8.0)"
+    proof = kb.probe_hip_sides(rows, ROOT, tmp_path, (6, 4, 3), "false")
+    assert proof.proven == 1 and proof.other_release["cublasGemmEx -> hipblasGemmEx"].startswith("hipBLAS 3.x (ROCm/rocm-libraries ")
+    assert len(proof.problems) == 1 and "the row says hipBLAS 4.0, ROCm 8.0, but the older hipBLAS 3.x" in proof.problems[0]
+    specs = tmp_path / "symbols" / "specs"
+    specs.mkdir(parents=True)
+    data = kb.load_declared_outside(ROOT)
+    next(r for r in data["releases"] if r["version"] == "3.x").pop("version_from")
+    next(e for e in data["declared"] if e["name"] == "hipblasGemmEx")["at"] = "projects/hipblas/library/include/hipblas.h"
+    (specs / "declared-outside-rocm64.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    text = "\n".join(kb.declared_outside_problems(glossary.rows, tmp_path))
+    assert "3.x: a version series needs `version_from`" in text and "hipblasGemmEx: `at` must be path:line or path@chars" in text
 
 
 def test_the_version_facts_rows_state_are_read_from_since_or_the_caveat_opening() -> None:

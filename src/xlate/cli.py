@@ -180,7 +180,7 @@ def path(
 @_refusals
 def compare(
     gpus: list[str] = typer.Argument(..., help="GPU ids or names: h100 mi300x m3-ultra ..."),
-    params: str | None = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9"),
+    params: str | None = typer.Option(None, "--params", "-p", help="model size for the derived rows: 405B, 70b, 8e9 (for a mixture of experts, the parameters active per token)"),
     precision: str = typer.Option("bf16", "--precision", help="bf16, fp16 or fp8 (weights and peak rate)"),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json"),
     root: Path | None = GlossaryOption,

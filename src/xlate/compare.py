@@ -5,9 +5,10 @@ those sheets and does arithmetic on them. The derived figures are bounds, not pr
 
 - ridge point: dense peak FLOP/s divided by memory bandwidth (FLOP per byte). A kernel whose
   arithmetic intensity is below it cannot reach peak compute on that part;
-- decode bound: at batch 1 every generated token streams all weights from memory once, so
-  tokens/s cannot exceed bandwidth / bytes of weights (KV cache, activations and overheads only
-  lower it);
+- decode bound: at batch 1, one token per forward pass, every generated token streams all weights
+  from memory once, so tokens/s cannot exceed bandwidth / bytes of weights (KV cache, activations
+  and overheads only lower it; a mixture of experts reads only its active experts, and speculative
+  decoding accepts several tokens per pass);
 - GPUs to hold the weights: ceil(bytes of weights / memory per GPU), weights only, so a lower bound.
 """
 
@@ -58,8 +59,10 @@ FIGURE_ROWS: list[tuple[str, str, str]] = [(f, label, unit) for f, (label, unit)
 ASSUMPTIONS = [
     "TFLOP/s are dense (no structured sparsity) vendor peaks; sustained rates are lower.",
     "Ridge point = dense peak FLOP/s / memory bandwidth, in FLOP per byte of DRAM traffic.",
-    "Decode bound = memory bandwidth / bytes of weights: batch 1, every weight read once per token; "
-    "an upper bound, not a prediction (KV cache, activations and kernel overheads only lower it).",
+    "Decode bound = memory bandwidth / bytes of weights: batch 1, one token per pass over the weights, every weight "
+    "read once per token; an upper bound, not a prediction (KV cache, activations and kernel overheads only lower "
+    "it). For a mixture of experts pass the active parameters, not the total; speculative decoding, which accepts "
+    "several tokens per pass, can exceed it.",
     "GPUs to hold the weights counts weights only (no KV cache, activations or runtime reserve), "
     "so real deployments need at least that many.",
     "Across-GPU decode bound assumes the weights split evenly over that many GPUs and their bandwidth adds up "

@@ -345,6 +345,10 @@ _VERSION = r"(\d+(?:\.(?:\d+|x))*)"
 _FACT = re.compile(rf"\b({'|'.join(_RELEASE_NAMES)}) {_VERSION}\b")
 _CAVEAT_FACT = re.compile(rf"^({'|'.join(n for n in _RELEASE_NAMES if n not in ('ROCm', 'HIP'))}) {_VERSION}\b")
 ROCM_BASE = (6, 4, 0)  # the release of the header set the probes compile against
+# A release's version given as a series, where no version file was readable at the header's commit.
+_SERIES = r"\d+(\.\d+)*\.x"
+# Where a declaration is: path:line, or path@chars START-END (a character range of the stored file).
+_AT = r".+:\d+|.+@chars \d+-\d+"
 
 
 def version_facts(since: str, caveat: str = "") -> tuple[tuple[str, str], ...]:
@@ -387,8 +391,8 @@ def table_spellings(rows: dict[str, dict[str, Any]]) -> dict[str, str]:
 @dataclass(frozen=True)
 class _Release:
     library: str
-    version: str  # the library's own version, read from the release
-    tag: str
+    version: str  # the library's own version, read from the release (or a series such as "3.x": see _SERIES)
+    tag: str  # "" where the commit was read without a release tag
     repo: str
     commit: str
 
@@ -398,7 +402,7 @@ class _Release:
 
     @property
     def label(self) -> str:
-        return f"{self.library} {self.version} ({self.repo} {self.tag} {self.commit[:12]})"
+        return f"{self.library} {self.version} ({' '.join(p for p in (self.repo, self.tag, self.commit[:12]) if p)})"
 
     def _numbers_for(self, name: str) -> tuple[int, ...] | None:
         """The release's version that a fact about `name` is compared with; None where they do not compare."""
@@ -410,11 +414,15 @@ class _Release:
         return None
 
     def _compare(self, facts: tuple[tuple[str, str], ...]) -> list[int]:
-        """For each fact the release compares with: -1 older than it, 0 the release it names, 1 newer."""
+        """For each fact the release compares with: -1 older than it, 0 the release it names, 1 newer.
+        hipTensor 2.2.0 is the release "hipTensor 2.x" names; a release given as a series ("3.x") is compared
+        on the numbers it gives, so it is the one "hipBLAS 3.0" names."""
         out = []
         for name, version in facts:
             have, want = self._numbers_for(name), _numbers(version)
-            if have is not None and want:
+            if have and want:
+                if name == self.library and self.version.endswith(".x"):
+                    want = want[:len(have)]
                 got = have[:len(want)]
                 out.append((got > want) - (got < want))
         return out
@@ -438,7 +446,7 @@ class _Table:
 
 def _declared_table(root: Path) -> _Table:
     data = load_declared_outside(root)
-    releases = [_Release(str(r.get("library")), str(r.get("version", "")), str(r.get("tag")), str(r.get("repo")),
+    releases = [_Release(str(r.get("library")), str(r.get("version", "")), str(r.get("tag") or ""), str(r.get("repo")),
                          str(r.get("commit", ""))) for r in data.get("releases") or []]
     def key(e: dict[str, Any]) -> tuple[str, tuple[str, str]]:
         return (str(e["name"]), (str(e.get("library")), str(e.get("version", ""))))
@@ -518,8 +526,10 @@ def _from_table(proof: HipProof, s: HipSide, table: _Table, otherwise: str) -> N
 
 def declared_outside_problems(rows: dict[str, dict[str, Any]], root: Path) -> list[str]:
     """The declared-names file's own consistency: each release pinned (40-hex commit) with the version
-    read from it, once per library and version; every entry naming one of those releases and a
-    `path:line`; a written reason for every name a row spells that a release lacks."""
+    read from it (a series such as "3.x" only with `version_from` saying how it was established), once
+    per library and version; every entry naming one of those releases and a `path:line` (or
+    `path@chars START-END`, a character range of the file at the release's commit); a written reason for
+    every name a row spells that a release lacks."""
     data = load_declared_outside(root)
     where = str(SPECS_DIR / DECLARED_FILE)
     if not data:
@@ -530,7 +540,10 @@ def declared_outside_problems(rows: dict[str, dict[str, Any]], root: Path) -> li
         key = (str(r.get("library")), str(r.get("version", "")))
         if not re.fullmatch(r"[0-9a-f]{40}", str(r.get("commit", ""))):
             out.append(f"{where}: {r.get('repo')}: the commit must be pinned (40 hex digits)")
-        if not re.fullmatch(r"\d+(\.\d+)+", key[1]):
+        if re.fullmatch(_SERIES, key[1]):
+            if not _written(str(r.get("version_from") or "")):
+                out.append(f"{where}: {r.get('repo')} {key[1]}: a version series needs `version_from` saying how it was established")
+        elif not re.fullmatch(r"\d+(\.\d+)+", key[1]):
             out.append(f"{where}: {r.get('repo')} {r.get('tag')}: `version` must be the library's version read from the release")
         if key in releases:
             out.append(f"{where}: {key[0]} {key[1]} is listed twice in `releases`")
@@ -539,8 +552,8 @@ def declared_outside_problems(rows: dict[str, dict[str, Any]], root: Path) -> li
     for e in data.get("declared") or []:
         if (str(e.get("library")), str(e.get("version", ""))) not in releases:
             out.append(f"{where}: {e.get('name')}: {e.get('library')} {e.get('version')} is not among `releases`")
-        if not re.fullmatch(r".+:\d+", str(e.get("at", ""))):
-            out.append(f"{where}: {e.get('name')}: `at` must be path:line")
+        if not re.fullmatch(_AT, str(e.get("at", ""))):
+            out.append(f"{where}: {e.get('name')}: `at` must be path:line or path@chars START-END")
     for e in data.get("not_declared") or []:
         if (str(e.get("library")), str(e.get("version", ""))) not in releases:
             out.append(f"{where}: {e.get('name')}: {e.get('library')} {e.get('version')} is not among `releases`")

@@ -1,0 +1,128 @@
+"""Lookup on a fifth held-out set in engineers' own wording (tests/data/lookup_queries_heldout5.yaml).
+
+The set has 200 queries, each a term, phrase, heading or error message copied from a public page found
+through search: GitHub issue and pull-request titles and threads, vendor and project documentation
+(CUDA, HIP and ROCm, Apple Metal, MLX, Triton) and tutorials, with the page named beside every query.
+It leans on topics the earlier sets did not cover: texture and surface objects, occupancy calculators,
+TMA and async copies, fp8 types, sparse libraries, compiler flags, disassemblers and debugging tools,
+memory scopes, Metal indirect command buffers, heaps, SIMD-group functions and function constants, MLX
+compile, custom functions, memory limits and distributed backends, Triton autotune pruning, scans,
+descriptors and Gluon. It holds 40 CUDA, 40 HIP/ROCm, 40 Metal, 30 MLX and 25 Triton queries (16 of
+them misspellings of a term on the cited page), 10 GPU or product names and 15 unrelated words from
+the same pages. Nineteen expect `none`: the 15 unrelated words and 4 GPUs that no spec sheet or
+architecture card names. Expected answers were settled from the glossary before lookup was run on any
+query, and lookup was not changed for it.
+
+Held out: 143 of 200 right at the top (71.5%), every one of the 19 `none` queries exiting 1. By group
+(misspellings counted apart): CUDA 26/36, HIP/ROCm 24/37, Metal 23/37, MLX 19/27, Triton 14/22, GPU
+names 8/10, misspellings 14/16, unrelated 15/15. Of the 57 misses, 53 exit 1 and 4 answer a wrong card
+first. The misses are pinned below by kind: phrases, headings and error messages in the page's own
+words; a known symbol inside a code fragment (a call with arguments, a declaration, a flag with its
+value); identifiers and tool options no card names; GPU names in a form no sheet spells; one
+misspelling; and a word inside the query that outranks the term. A query that newly goes wrong fails
+the test; a pinned miss that lookup now answers is reported as a warning, so it can come off the list
+and the floor be raised.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_lookup_queries import _answer, _right, check_cited, wrong_queries
+
+DATA = Path(__file__).parent / "data" / "lookup_queries_heldout5.yaml"
+QUERIES = yaml.safe_load(DATA.read_text())["queries"]
+RIGHT_AT_FIRST_RUN = 143
+RIGHT_NOW = 143
+# What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
+KNOWN_MISSES = {
+    # a phrase, heading or error message in the page's own words whose words no card label carries: exits 1
+    "Cuda Surface objects",
+    "Mastering the cuda-gdb tool",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+    "CUDA: Allow for debuginfo in nvdisasm output",
+    "rocm-smi does not report GPU Utilization",
+    "view assembly code compile by hipcc",
+    "GPU isolation environment variables",
+    "Compute function cannot be used with indirect command buffers",
+    "Dispatch Threads with Non-Uniform Threadgroup Size is not supported on this device",
+    "Use newFunctionWithName:constantValues:... to get the specialized function",
+    "MSL atomics only support memory_order_relaxed",
+    "A quad-group is a SIMD-group with the thread execution width of 4",
+    "Metal should expose shuffle instructions",
+    "Caused GPU Timeout Error (00000002:kIOGPUCommandBufferCallbackErrorTimeout)",
+    "Execution of the command buffer was aborted due to an error during execution",
+    "Fix handling of optional function constants in Metal backend",
+    "Shapeless compilation for some graphs",
+    "Allow force using fused kernel in scaled_dot_product_attention",
+    "`quantized_matmul` performance degrades significantly with `group_size=32`",
+    "An initial quantized matmul implementation",
+    "Overhead of switching stream between cpu and gpu",
+    "prune_configs_by in @triton.autotune",
+    "Throw if all autotune configs are pruned",
+    "Add associative_scan support",
+    "@triton.autotune(configs=[...]) decorator",
+    # a code fragment around a known symbol (a call with its arguments, a declaration, a flag with its value, a namespace spelling): exits 1
+    "cvt.rn.satfinite.e4m3x2.f32",
+    "-Xptxas -O0",
+    "cuda::make_pipeline",
+    "--cuda-gpu-arch=sm_86",
+    "CUSPARSE_LOG_LEVEL=5",
+    "gfx90a:xnack-",
+    "--offload-arch=gfx906",
+    "-Xarch_gfx906 -mno-sram-ecc",
+    "export KMDUMPISA=1",
+    "constant bool has_weights [[function_constant(20)]]",
+    "texture2d<float, access::read_write>",
+    "texture2d_array<float, access::read>",
+    "dispatchThreadgroupsWithIndirectBuffer",
+    "makeIndirectCommandBuffer(descriptor:maxCommandCount:options:)",
+    "@partial(mx.compile, shapeless=True)",
+    "fast::RoPE",
+    "set_cache_limit(int)",
+    "@triton.heuristics",
+    "umulhi",
+    "allow_tf32",
+    # an identifier, tool, file or option name that no card or row names: exits 1
+    "make_tma_descriptor",
+    "results.stats.csv",
+    "rsmi_dev_busy_percent_get",
+    "--showtopoweight",
+    "early_config_prune",
+    # a GPU name in a plural or a form no sheet or card spells: exits 1
+    "4 M3 Ultras",
+    "NVIDIA GB10",
+    # a misspelling that no near spelling reaches: exits 1
+    "prune_config_by",
+    # a word inside the query outranks the term (first answer in brackets)
+    "gfx950 mxfp4",  # [offload-target]
+    "unsafe atomics test for gfx90a",  # [offload-target]
+    "HSA_XNACK=1 and amdgpu.noretry=0",  # [kernel-driver]
+    "simd_suffle_xor",  # [warp-reduce]
+}
+
+
+@pytest.mark.slow
+def test_fifth_held_out_queries_land_first() -> None:
+    unrelated = [e["q"] for e in QUERIES if e["expect"] == "none"]
+    assert len(QUERIES) >= 200 and len(unrelated) >= 15
+    # every `none` exits 1 with no row, sheet or card (how many do not is reported on failure)
+    not_abstaining = [q for q in unrelated if not _right("none", *_answer(q))]
+    assert not not_abstaining, f"{len(not_abstaining)} `none` queries do not exit 1: {not_abstaining}"
+    # Still held out (lookup not calibrated on it), so the shared check_pinned_misses, which wants the
+    # figure raised above the first run, does not apply yet: the same checks, with the floor at the first run.
+    wrong = set(wrong_queries(QUERIES))
+    new = sorted(wrong - KNOWN_MISSES)
+    assert not new, f"queries that newly land wrong: {new}"
+    fixed = sorted(KNOWN_MISSES - wrong)
+    if fixed:
+        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
+    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+
+
+def test_every_query_names_where_its_wording_came_from() -> None:
+    check_cited(DATA, QUERIES, KNOWN_MISSES, RIGHT_NOW)
