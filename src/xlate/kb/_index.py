@@ -548,6 +548,8 @@ _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
 _PREPROCESSOR = re.compile(r"^#\s*(?:if|elif|ifdef|ifndef|define|undef)\s+(?:!?\s*defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?.*$")
 _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.:]*)\[[^\]]*\]$")
 _AIR = re.compile(r"^air\.([a-z][a-z0-9_]*?)(?:\.[a-z0-9_.]+)?$")
+_TYPE_MODIFIER = re.compile(r"^[a-z]+\d+[a-z0-9]*$")  # e4m3x2, bf16, f32
+_PACKED = re.compile(r"x[24]$")
 _DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
 
 
@@ -605,6 +607,9 @@ def symbol_variants(q: str) -> list[str]:
             lead = ".".join(parts[:n])
             if len(lead) >= 3 and lead not in QUALIFIERS:  # triton.cdiv is not a name for Triton
                 out.append(lead)
+        # Failing those, a type among the modifiers, packed pairs and quads as one value
+        # (cvt.rn.satfinite.e4m3x2.f32: e4m3).
+        out += [_PACKED.sub("", part) for part in parts[1:] if _TYPE_MODIFIER.match(part)]
     return list(dict.fromkeys(out))
 
 
@@ -804,14 +809,16 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in row_slips(index, q, backend):
             offer(m)
     if not best:
-        for m in prefix_family(index, code, backend) or tool_prefix(index, code, backend):
+        for m in prefix_family(index, code, backend) or tool_prefix(index, code, backend) \
+                or flag_prefix(index, code, backend):
             offer(m)
     if not best and backend is None:
         # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
         # under a backend filter: another vendor's identifier is no spelling of that backend's.
         spelled = identifier_words(q)
         if spelled != q:
-            for m in word_matches(index, spelled, backend):
+            # Its words in one label, or else one card's vocabulary holding them (make_tma_descriptor).
+            for m in word_matches(index, spelled, backend) or phrase_cover(index, spelled, backend):
                 offer(Match(m.concept, round(m.score - 1.0, 1), q, "words", m.backend))
     q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
@@ -1578,6 +1585,31 @@ def tool_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
             cid, b = min(hits, key=lambda h: h[1] or "")
             return [Match(cid, SCORE_PREFIX - 1.0, lead, "prefix", b)]
     return []
+
+
+_FLAG = re.compile(r"(?<!\S)--?[a-z][a-z0-9-]+")
+
+
+def flag_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A command-line flag no card names that extends one a card does: rocm-smi's --showtopoweight
+    of its --showtopo family. The longest such flag, six characters or more, and one concept's."""
+    token = query.strip()
+    if not re.fullmatch(r"--?[a-z][a-z0-9-]{4,}", token):
+        return []
+    hits: dict[str, set[tuple[str, str | None]]] = {}
+    for label, cid, _, label_backend in index["labels"]:
+        if "-" not in label or (backend and label_backend and label_backend != backend):
+            continue
+        for flag in _FLAG.findall(label):
+            if len(flag) >= 6 and flag != token and token.startswith(flag):
+                hits.setdefault(flag, set()).add((cid, label_backend))
+    if not hits:
+        return []
+    flag = max(hits, key=len)
+    if len({cid for cid, _ in hits[flag]}) != 1:
+        return []
+    cid, b = min(hits[flag], key=lambda h: h[1] or "")
+    return [Match(cid, SCORE_PREFIX - 1.0, flag, "prefix", b)]
 
 
 def suggestions(index: Index, query: str, limit: int = 5) -> list[str]:
