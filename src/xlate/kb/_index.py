@@ -1018,6 +1018,7 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     for n in range(len(tokens) - 1, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = " ".join(tokens[i:i + n])
+            covered = set()
             if n == 1:
                 if not (_term_like(span) or _tool_name(index, span)):
                     continue
@@ -1030,7 +1031,10 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
                     continue
                 # A name of three words or more in a long sentence ranks below one that makes up half of it.
                 score = SCORE_SPAN - 0.5 * len(content - covered) - (1.0 if 2 * len(covered) < len(content) else 0.0)
-            for m in _exact_or_qualified(index, span, backend).values():
+            found = _exact_or_qualified(index, span, backend)
+            if n > 1 and 2 * len(covered) < len(content) and len(found) > 1:
+                continue  # a name that only part of a long sentence holds, shared by several cards: no answer
+            for m in found.values():
                 out.append(Match(m.concept, round(score - (100.0 - m.score) / 100.0, 2), span, "span", m.backend))
     return out
 
