@@ -776,6 +776,12 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # decides, not a name among its words.
         for m in product_matches(index, q):
             offer(m)
+    setting = _ENV_ASSIGN.match(q.split()[0]) if " " in q else None
+    if not best and setting and backend is None:
+        # A line that begins by setting a variable (`HSA_XNACK=1 and amdgpu.noretry=0`) is about the
+        # variable, when a card names it, before any other term in it.
+        for m in _exact(index, setting.group(1), backend)[0].values() or text_mentions(index, setting.group(1)):
+            offer(Match(m.concept, round(min(m.score, SCORE_SPAN) - 0.5, 2), setting.group(1), "span", m.backend))
     if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
