@@ -548,14 +548,27 @@ _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
 _PREPROCESSOR = re.compile(r"^#\s*(?:if|elif|ifdef|ifndef|define|undef)\s+(?:!?\s*defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?.*$")
 _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.:]*)\[[^\]]*\]$")
 _AIR = re.compile(r"^air\.([a-z][a-z0-9_]*?)(?:\.[a-z0-9_.]+)?$")
+_TYPE_MODIFIER = re.compile(r"^[a-z]+\d+[a-z0-9]*$")  # e4m3x2, bf16, f32
+_PACKED = re.compile(r"x[24]$")
 _DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
+
+
+_DECORATOR = re.compile(r"^@([A-Za-z_][\w.]*(?:\(.*\))?)$")  # @triton.jit, @partial(...)
+_ASSIGNED = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)=[^\s=]*$")  # --offload-arch=gfx906, NAME=1
+_TEMPLATE_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)<.*>$")  # texture2d<float, access::read>
 
 
 def symbol_variants(q: str) -> list[str]:
     """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync`,
     `tl.program_id(axis=0)`, `triton.language.atomic_add`, a PTX instruction with its modifiers
-    (`tcgen05.alloc.cta_group::1` names `tcgen05.alloc`, then `tcgen05`) ..."""
+    (`tcgen05.alloc.cta_group::1` names `tcgen05.alloc`, then `tcgen05`), a decorator (`@triton.jit`),
+    a flag or variable with its value (`--offload-arch=gfx906`), a template with its arguments ..."""
     out = [q]
+    for pattern in (_DECORATOR, _ASSIGNED, _TEMPLATE_ARGS):
+        written = pattern.match(q)
+        if written:
+            q = written.group(1)
+            out.append(q)
     directive = _PREPROCESSOR.match(q)
     if directive:  # `#if defined(__HIP_PLATFORM_AMD__)` asks about the macro it tests
         q = directive.group(1)
@@ -594,11 +607,27 @@ def symbol_variants(q: str) -> list[str]:
             lead = ".".join(parts[:n])
             if len(lead) >= 3 and lead not in QUALIFIERS:  # triton.cdiv is not a name for Triton
                 out.append(lead)
+        # Failing those, a type among the modifiers, packed pairs and quads as one value
+        # (cvt.rn.satfinite.e4m3x2.f32: e4m3).
+        out += [_PACKED.sub("", part) for part in parts[1:] if _TYPE_MODIFIER.match(part)]
     return list(dict.fromkeys(out))
+
+
+def code_name(q: str) -> str:
+    """The bare name of one code spelling: a decorator, a value, template or call arguments taken off
+    (`@triton.heuristics` -> triton.heuristics, `set_cache_limit(int)` -> set_cache_limit); q itself
+    when it is no such spelling."""
+    for pattern in (_DECORATOR, _ASSIGNED, _TEMPLATE_ARGS, _CALL_ARGS):
+        written = pattern.match(q)
+        if written:
+            q = written.group(1)
+    return q
 
 
 _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
+_SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
+_WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)With[A-Z][A-Za-z0-9]*$")
 _SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
 
@@ -613,12 +642,24 @@ def query_variants(q: str) -> list[str]:
     mtl = _MTL_CONSTANT.match(q)
     if mtl:
         out.append(mtl.group(1).lower() + mtl.group(2))  # MTLStorageModeShared: Swift's storageModeShared
+    for spelled in list(out):
+        # Swift's factory method names what it makes (makeIndirectCommandBuffer: MTLIndirectCommandBuffer);
+        # an Objective-C method with its first argument's name (dispatchThreadgroupsWithIndirectBuffer)
+        # is a variant of the method before `With`.
+        made = _SWIFT_MAKE.match(spelled)
+        if made:
+            out.append("MTL" + made.group(1))
+        base = _WITH_ARGUMENT.match(spelled)
+        if base:
+            out.append(base.group(1))
     target = _SUFFIXED_TARGET.match(q)
     if target:
         out.append(target.group(1))  # sm_120a is sm_120 with its architecture-specific features
     words = q.split()
     if len(words) >= 2 and _VERSION_TOKEN.match(words[-1]):
         out.append(" ".join(words[:-1]))
+    if len(words) >= 2 and re.fullmatch(r"[a-z]{3,}[^s]s", words[-1]):
+        out.append(" ".join(words[:-1] + [words[-1][:-1]]))  # a name in the plural (indirect command buffers)
     return list(dict.fromkeys(out))
 
 
@@ -706,7 +747,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not q:
         return []
     best, named = _exact(index, q, backend)
-    qualified = qualified_names(index, q)
+    code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
+    qualified = qualified_names(index, code)
     if qualified:
         # A bare name of a namespace member (coalesced_group, fast.metal_kernel): the rows and symbols
         # that spell it qualified answer before a leading part of it (fast) does.
@@ -734,12 +776,18 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # decides, not a name among its words.
         for m in product_matches(index, q):
             offer(m)
+    setting = _ENV_ASSIGN.match(q.split()[0]) if " " in q else None
+    if not best and setting and backend is None:
+        # A line that begins by setting a variable (`HSA_XNACK=1 and amdgpu.noretry=0`) is about the
+        # variable, when a card names it, before any other term in it.
+        for m in _exact(index, setting.group(1), backend)[0].values() or text_mentions(index, setting.group(1)):
+            offer(Match(m.concept, round(min(m.score, SCORE_SPAN) - 0.5, 2), setting.group(1), "span", m.backend))
     if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
     if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
-        for m in product_matches(index, q) or text_mentions(index, q):
+        for m in product_matches(index, q) or text_mentions(index, code):
             offer(m)
     if not best:
         # A command line whose flag no card names: its tool or operand (`nvcc --list-gpu-code`, `xcrun
@@ -767,14 +815,16 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in row_slips(index, q, backend):
             offer(m)
     if not best:
-        for m in prefix_family(index, q, backend) or tool_prefix(index, q, backend):
+        for m in prefix_family(index, code, backend) or tool_prefix(index, code, backend) \
+                or flag_prefix(index, code, backend):
             offer(m)
     if not best and backend is None:
         # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
         # under a backend filter: another vendor's identifier is no spelling of that backend's.
         spelled = identifier_words(q)
         if spelled != q:
-            for m in word_matches(index, spelled, backend):
+            # Its words in one label, or else one card's vocabulary holding them (make_tma_descriptor).
+            for m in word_matches(index, spelled, backend) or phrase_cover(index, spelled, backend):
                 offer(Match(m.concept, round(m.score - 1.0, 1), q, "words", m.backend))
     q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
@@ -782,8 +832,10 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
     # reached only through a symbol (the __shared__ row's `threadgroup`).
     title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
+    # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
+    # alias "offload arch").
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
-                                                  m.concept not in named, m.concept))
+                                                  m.concept not in named, code not in m.matched, m.concept))
     return ranked[:limit]
 
 
@@ -910,13 +962,60 @@ def _term_like(token: str) -> bool:
                                  and folded not in QUALIFIERS and folded not in FILLER)
 
 
+def _split_code(query: str) -> list[str]:
+    """A query's tokens, split at spaces, commas and `=` outside brackets: a call or a template with its
+    arguments (`@triton.autotune(configs=[...])`, `texture2d<float, access::read>`) stays one token."""
+    tokens: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in query:
+        if ch in "([<{" and (depth or (cur and (cur[-1].isalnum() or cur[-1] in "_."))):
+            depth += 1  # only the arguments of a name (f(x), T<a, b>), not a bracket of its own ([[ attr ]])
+        elif ch in ")]>}" and depth:
+            depth -= 1
+        if depth == 0 and (ch.isspace() or ch in ",="):
+            tokens.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    tokens.append("".join(cur))
+    return [t for t in (t.strip(":;\"'`") for t in tokens) if t]
+
+
+def _tool_name(index: Index, token: str) -> bool:
+    """A tool's command or a hyphenated name (nvdisasm, cuda-gdb, rocm-smi, quad-group) that a card
+    spells exactly: a term inside a sentence, though no code. A plain word is one only as a symbol of a
+    toolchain or profiling card: `kernel`, `device` or `grid` are symbols of other cards, and words."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*", token) or len(token) < 5:
+        return False
+    exact = _lookups(index, token)[0].get(token, ())
+    if "-" in token:
+        return bool(exact)
+    return token.islower() and any(
+        kind == "symbol" and index["concepts"][cid]["category"] in ("toolchain", "profiling")
+        for _, cid, kind, _ in exact)
+
+
+def _exact_or_qualified(index: Index, span: str, backend: str | None) -> dict[str, Match]:
+    """_exact, or failing it the qualified spellings of a bare code name (scaled_dot_product_attention)."""
+    found = _exact(index, span, backend)[0]
+    if found or " " in span:
+        return found
+    for full in qualified_names(index, code_name(span)):
+        for m in _exact(index, full, backend)[0].values():
+            if m.concept not in found or m.score > found[m.concept].score:
+                found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
+    return found
+
+
 def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     """A term written inside a longer query: a code symbol anywhere in it ("__syncthreads inside an if",
-    "BLOCK_SIZE tl.constexpr"), or a name of two words or more that makes up at least half of its words
-    ("out of resource: shared memory"). Plain single words are never taken alone: "linux kernel" is not
-    a GPU kernel. A code symbol ranks above a name; a name that leaves fewer words out ranks higher."""
-    tokens = [t.strip(":;\"'`") for t in re.split(r"[\s,=]+", query)]
-    tokens = [t for t in tokens if t]
+    "BLOCK_SIZE tl.constexpr"), a tool's command or a hyphenated name ("Mastering the cuda-gdb tool"), or
+    a name of two words or more that makes up at least half of its words ("out of resource: shared
+    memory"), or of three words or more anywhere in it. Plain single words are never taken alone: "linux
+    kernel" is not a GPU kernel. A code symbol ranks above a name; a name that leaves fewer words out
+    ranks higher."""
+    tokens = _split_code(query)
     if len(tokens) < 2:
         return []
     content = set(_words(query))
@@ -925,18 +1024,23 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     for n in range(len(tokens) - 1, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = " ".join(tokens[i:i + n])
+            covered = set()
             if n == 1:
-                if not _term_like(span):
+                if not (_term_like(span) or _tool_name(index, span)):
                     continue
                 # A code symbol names the question; a plain acronym (SIMD, PTX) is one of its words and
                 # ranks below a name that covers more of them ("SIMD shuffle up/down").
                 score = SCORE_SPAN if _code_like(span) else SCORE_SPAN - 0.5 * len(content - set(_words(span)))
             else:
                 covered = set(_words(span)) & content
-                if len(covered) < 2 or 2 * len(covered) < len(content):
+                if len(covered) < 2 or (2 * len(covered) < len(content) and len(covered) < 3):
                     continue
-                score = SCORE_SPAN - 0.5 * len(content - covered)
-            for m in _exact(index, span, backend)[0].values():
+                # A name of three words or more in a long sentence ranks below one that makes up half of it.
+                score = SCORE_SPAN - 0.5 * len(content - covered) - (1.0 if 2 * len(covered) < len(content) else 0.0)
+            found = _exact_or_qualified(index, span, backend)
+            if n > 1 and 2 * len(covered) < len(content) and len(found) > 1:
+                continue  # a name that only part of a long sentence holds, shared by several cards: no answer
+            for m in found.values():
                 out.append(Match(m.concept, round(score - (100.0 - m.score) / 100.0, 2), span, "span", m.backend))
     return out
 
@@ -1338,15 +1442,26 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
 def qualified_names(index: Index, query: str) -> list[str]:
     """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
     cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
-    token = query.strip()
-    if " " in token or len(token) < 6 or not _code_like(token) or not re.fullmatch(r"[A-Za-z_][\w.:]*", token):
+    token = query.strip().removesuffix("...")
+    if " " in token or len(token) < 5 or not re.fullmatch(r"[A-Za-z_][\w.:]*", token):
         return []
     exact, folded, loose_map = _lookups(index, token)
     if exact.get(token) or folded.get(token.casefold()) or rows_for(index, token):
         return []
-    tails = ("::" + token, "." + token)
     spelled = names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
-    return sorted({n for n in spelled if n.endswith(tails)})
+    if _SELECTOR.match(token):
+        # An Objective-C selector cut short (newFunctionWithName:constantValues:...): the selectors it begins.
+        return sorted({n for n in spelled if n.startswith(token) and n != token})
+    if _code_like(token) and len(token) >= 6:
+        tails = ("::" + token, "." + token)
+        found = {n for n in spelled if n.endswith(tails)}
+        if found:
+            return sorted(found)
+    # A builtin's name typed without its leading underscores (umulhi for __umulhi).
+    return sorted({n for n in spelled if n.startswith("_") and n.lstrip("_") == token})
+
+
+_SELECTOR = re.compile(r"^[a-z]\w*:(?:[a-z]\w*:)*$")  # newFunctionWithName:constantValues:
 
 
 SCORE_PHRASE = 82.0  # a phrase told by a card's vocabulary as a whole, or by an error's name
@@ -1480,6 +1595,31 @@ def tool_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
             cid, b = min(hits, key=lambda h: h[1] or "")
             return [Match(cid, SCORE_PREFIX - 1.0, lead, "prefix", b)]
     return []
+
+
+_FLAG = re.compile(r"(?<!\S)--?[a-z][a-z0-9-]+")
+
+
+def flag_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A command-line flag no card names that extends one a card does: rocm-smi's --showtopoweight
+    of its --showtopo family. The longest such flag, six characters or more, and one concept's."""
+    token = query.strip()
+    if not re.fullmatch(r"--?[a-z][a-z0-9-]{4,}", token):
+        return []
+    hits: dict[str, set[tuple[str, str | None]]] = {}
+    for label, cid, _, label_backend in index["labels"]:
+        if "-" not in label or (backend and label_backend and label_backend != backend):
+            continue
+        for flag in _FLAG.findall(label):
+            if len(flag) >= 6 and flag != token and token.startswith(flag):
+                hits.setdefault(flag, set()).add((cid, label_backend))
+    if not hits:
+        return []
+    flag = max(hits, key=len)
+    if len({cid for cid, _ in hits[flag]}) != 1:
+        return []
+    cid, b = min(hits[flag], key=lambda h: h[1] or "")
+    return [Match(cid, SCORE_PREFIX - 1.0, flag, "prefix", b)]
 
 
 def suggestions(index: Index, query: str, limit: int = 5) -> list[str]:
