@@ -39,6 +39,11 @@ withdrawn, not tuned for them. Measured once at the end: the validation half 81 
 calibration half 87 of 100, the whole set 168 of 200 (84.0%, from 143), every `none` still exiting 1;
 of the 32 misses left, 29 exit 1 and 3 answer a wrong card first. Only the validation half's figure is a
 held-out one: the calibration half is no longer held out.
+
+Last, glossary aliases for terms the calibration half's misses spelled (GPU isolation, shuffle
+instructions, shapeless compilation, quantized matmul and mx.quantized_matmul, autotune and
+prune_configs_by, unsafe atomics, amdgpu.noretry, rocprof's results.stats.csv), each checked against the
+vendor's own use: the validation half 84 of 100, the calibration half 94, the whole set 178 of 200 (89.0%).
 """
 
 from __future__ import annotations
@@ -53,22 +58,17 @@ from test_lookup_queries import _answer, _right, check_cited, check_pinned_misse
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout5.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 143
-RIGHT_NOW = 168
+RIGHT_NOW = 178
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # a phrase, heading or error message in the page's own words whose words no card label carries (or, for
     # "indirect command buffer", that three cards carry alike): exits 1
     "Cuda Surface objects",
-    "GPU isolation environment variables",
     "Compute function cannot be used with indirect command buffers",
     "MSL atomics only support memory_order_relaxed",
-    "Metal should expose shuffle instructions",
     "Caused GPU Timeout Error (00000002:kIOGPUCommandBufferCallbackErrorTimeout)",
     "Execution of the command buffer was aborted due to an error during execution",
     "Fix handling of optional function constants in Metal backend",
-    "Shapeless compilation for some graphs",
-    "`quantized_matmul` performance degrades significantly with `group_size=32`",
-    "An initial quantized matmul implementation",
     "Overhead of switching stream between cpu and gpu",
     "Throw if all autotune configs are pruned",
     # a code fragment around a known symbol (a call with its arguments, a declaration, a flag with its value, a namespace spelling): exits 1
@@ -79,18 +79,13 @@ KNOWN_MISSES = {
     "-Xarch_gfx906 -mno-sram-ecc",
     "export KMDUMPISA=1",
     "constant bool has_weights [[function_constant(20)]]",
-    "@partial(mx.compile, shapeless=True)",
     "fast::RoPE",
     "allow_tf32",
     # an identifier, tool, file or option name that no card or row names: exits 1
-    "results.stats.csv",
     "rsmi_dev_busy_percent_get",
-    "early_config_prune",
     # a GPU name in a plural or a form no sheet or card spells: exits 1
     "4 M3 Ultras",
-    "NVIDIA GB10",
     # a misspelling that no near spelling reaches: exits 1
-    "prune_config_by",
     # a word inside the query outranks the term (first answer in brackets)
     "gfx950 mxfp4",  # [offload-target]
     "unsafe atomics test for gfx90a",  # [offload-target]
