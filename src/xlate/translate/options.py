@@ -13,8 +13,8 @@ class Options(NamedTuple):
     launch_syntax: str = "chevron"  # "chevron" keeps <<<>>>; "ggl" writes hipLaunchKernelGGL(...)
     # How a *_sync warp call with a provably full 32-bit mask is fixed: "legacy" drops the mask and
     # calls the mask-less HIP function (every ROCm has it), "mask64" keeps the _sync call with a
-    # 64-bit all-lanes mask (ROCm 6.2 and later; ROCm 6.2-6.4 check, unless NDEBUG, that a _sync mask
-    # equals the active lanes, so it suits full wavefronts), "keep" changes nothing and only flags it.
+    # 64-bit all-lanes mask (ROCm 6.2 and later, which check, unless NDEBUG, that a _sync mask equals the
+    # active lanes, HIP 7.1 still does; so it suits full wavefronts), "keep" changes nothing and only flags it.
     warp_sync: str = "legacy"
     annotate: bool = True  # put `// xlate: XL### ...` above lines that need a human
     runtime_include: bool = True  # add #include <hip/hip_runtime.h> to CUDA sources that lack it
