@@ -94,9 +94,14 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, 
         import re
 
         words = [w for w in re.split(r"[\s,;/()]+", name) if w]
-        for n in range(len(words) - 1, 0, -1):
-            runs = (table.get(gpu_key(" ".join(words[i:i + n]))) for i in range(len(words) - n + 1))
-            gid = next((g for g in runs if g), None)
+        # A plural names the same GPU ("4 M3 Ultras", "eight H100s"): tried after the words as written.
+        singular = [w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+        for candidate in (words, singular) if singular != words else (words,):
+            for n in range(len(candidate) - 1, 0, -1):
+                runs = (table.get(gpu_key(" ".join(candidate[i:i + n]))) for i in range(len(candidate) - n + 1))
+                gid = next((g for g in runs if g), None)
+                if gid:
+                    break
             if gid:
                 break
     return sheets.get(gid) if gid else None

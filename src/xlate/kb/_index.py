@@ -891,6 +891,7 @@ QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx",
 WARP_WORDS = frozenset(_stem(w) for w in ("wave", "wavefront"))
 COMMON = 0.7  # a word this common or more (rarity at most this) may be left out of a label
 SCORE_SPAN = 85.0  # a term inside a longer query: a code symbol, or a name of several words
+_TARGET_NAME = re.compile(r"^(?:gfx[0-9a-f]{3,4}|(?:sm|compute)_\d{2,3}[af]?)$", re.IGNORECASE)
 
 
 def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
@@ -1031,6 +1032,10 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
                 # A code symbol names the question; a plain acronym (SIMD, PTX) is one of its words and
                 # ranks below a name that covers more of them ("SIMD shuffle up/down").
                 score = SCORE_SPAN if _code_like(span) else SCORE_SPAN - 0.5 * len(content - set(_words(span)))
+                if _TARGET_NAME.match(span):
+                    # A build target beside another term is the question's context ("gfx950 mxfp4", "unsafe
+                    # atomics test for gfx90a"): the term answers, the target only when nothing else does.
+                    score -= 1.5
             else:
                 covered = set(_words(span)) & content
                 if len(covered) < 2 or (2 * len(covered) < len(content) and len(covered) < 3):
