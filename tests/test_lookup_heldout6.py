@@ -1,0 +1,126 @@
+"""Lookup on a sixth held-out set in engineers' own wording (tests/data/lookup_queries_heldout6.yaml).
+
+The set has 200 queries, each a term, phrase, heading or error message copied from a public page found
+through search (GitHub issue and pull-request titles and threads about CUDA, HIP and ROCm, Apple Metal,
+MLX and Triton), with the page named beside every query. It leans on topics the earlier sets did not
+cover: cuBLASLt, cuFFT and cuRAND host APIs, mapped pinned memory, thread block clusters and extended
+launch attributes, peer access, hipFFT and rocFFT, HIPIFY scripts, gfx version overrides, hipBLASLt and
+rocBLAS tools, omniperf counters, fine-grained memory, Metal SIMD-group matrices, shared events,
+completion handlers and validation layers, MPS and MPSGraph matmul, MLX memory and cache limits across
+its bindings, lazy evaluation and fast RMSNorm, Triton block pointers, MLIR dumps, device asserts and AMD
+wave options. It holds 32 CUDA, 33 HIP/ROCm, 27 Metal, 26 MLX and 26 Triton queries (exact spellings of
+APIs, types, flags and environment variables, and multi-word titles or headings), 16 GPU or product
+names, 15 misspellings of a term on the cited page and 25 unrelated words from the same pages.
+Thirty-two expect `none`: the 25 unrelated words and 7 GPUs that no spec sheet or architecture card
+names. Expected answers were settled from the glossary before lookup was run on any query, and lookup
+was not changed for it.
+
+Held out: 144 of 200 right at the top (72.0%), every one of the 32 `none` queries exiting 1. By group
+(misspellings counted apart): CUDA 28/32, HIP/ROCm 20/33, Metal 19/27, MLX 16/26, Triton 12/26, GPU
+names 12/16, misspellings 12/15, unrelated 25/25. Of the 56 misses, 47 exit 1 and 9 answer a wrong card
+or row first. The misses are pinned below by kind. A query that newly goes wrong fails the test; a pinned
+miss that lookup now answers is reported as a warning, so it can come off the list and the floor be
+raised.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_lookup_queries import _answer, _right, check_cited, wrong_queries
+
+DATA = Path(__file__).parent / "data" / "lookup_queries_heldout6.yaml"
+QUERIES = yaml.safe_load(DATA.read_text())["queries"]
+RIGHT_AT_FIRST_RUN = 144
+RIGHT_NOW = 144
+# What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
+KNOWN_MISSES = {
+    # a phrase, title or heading in the page's own words whose words no card label carries: exits 1
+    "CUDA GPU Timers",
+    "Reciprocal Square Root",
+    "Programmatic Dependent Launch",
+    "gfx908 doesn't support roofline plot",
+    "Partial hipification support for a particular CUDA API",
+    "GFX overrides targetted to a GPU",
+    "fix peer sdma engine selection",
+    "Initial MPSGraph support",
+    "Cache MPSGraph instances for matmul to reduce overhead",
+    "Threadgroup memory cannot be passed to a shader",
+    "Expose MLX memory management APIs",
+    "Representation of lazy MLX arrays",
+    "Implement VMAP for Matmul and AdMM",
+    "Support weightless RMSNorm",
+    "Adopt the MLX Memory API",
+    "use MLX fast RMSNorm in GatedDeltaNet decode path",
+    "Fix lower bound check for block pointers",
+    "Lower block pointers to tensor descriptors in frontend",
+    "Workaround for MLIR_ENABLE_DUMP being ignored",
+    "Replace wave with warp where possible",
+    "Emit llvm.amdgcn.wave.id for GFX12",
+    "block ptr out-of-bound access is not handled",
+    # a code fragment or a variable with its value around a known term: exits 1
+    "NCCL_DEBUG_SUBSYS=COLL",
+    "HSA_OVERRIDE_GFX_VERSION_1=10.3.0",
+    "s_waitcnt lgkmcnt(0)",
+    "HSA_FORCE_FINE_GRAIN_PCIE=1",
+    "amdgcn-amd-amdhsa--gfx1201",
+    "METAL_DEVICE_WRAPPER_TYPE=1",
+    "MLIR_ENABLE_DUMP=1",
+    # an identifier, tool, option or environment variable that no card or row names: exits 1
+    "SQ_INSTS_VALU_MFMA_MOPS_BF16",
+    "omniperf analyze",
+    "hipMemcpyDeviceToDeviceNoCU",
+    "rocm_agent_enumerator",
+    "nn.QuantizedLinear",
+    "use_optimal_threadgroups",
+    "tl.advance",
+    "boundary_check",
+    "padding_option",
+    "MLIR_DUMP_PATH",
+    "MLIR_ENABLE_DIAGNOSTICS",
+    "tl.device_assert",
+    # a GPU name in a form no sheet or card spells: exits 1
+    "9060XT 16GB",
+    "Apple Silicon (M5, macOS 26.4.1)",
+    "thor-U",
+    "Results on mi350",
+    # a misspelling that no near spelling reaches: exits 1
+    "HSA_OVERIDE_GFX_VERSION",
+    "set_memroy_limit",
+    # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
+    "Enable Mi300 Roofline",  # [cdna3]
+    "simdgroup_async_copy",  # [warp]
+    "thread_elements()",  # [thread]
+    "MTLDebugComputeCommandEncoder",  # [kernel-launch]
+    "Synchronizing Events Within a Single Device",  # [device-synchronize]
+    "mlx.core.metal.set_memory_limit",  # [memory-bound-vs-compute-bound]
+    "Memory.clearCache()",  # [blackwell]
+    "tl.static_assert",  # [warp-size]
+    "cublasLtMatmulAlgoGetHeurstic",  # [row:cublasLtMatmulAlgoGetHeurstic, a derived row for the misspelling]
+}
+
+
+@pytest.mark.slow
+def test_sixth_held_out_queries_land_first() -> None:
+    unrelated = [e["q"] for e in QUERIES if e["expect"] == "none"]
+    assert len(QUERIES) >= 200 and len(unrelated) >= 25
+    # every `none` exits 1 with no row, sheet or card (how many do not is reported on failure)
+    not_abstaining = [q for q in unrelated if not _right("none", *_answer(q))]
+    assert not not_abstaining, f"{len(not_abstaining)} `none` queries do not exit 1: {not_abstaining}"
+    # Still held out (lookup not calibrated on it), so the shared check_pinned_misses, which wants the
+    # figure raised above the first run, does not apply yet: the same checks, with the floor at the first run.
+    wrong = set(wrong_queries(QUERIES))
+    new = sorted(wrong - KNOWN_MISSES)
+    assert not new, f"queries that newly land wrong: {new}"
+    fixed = sorted(KNOWN_MISSES - wrong)
+    if fixed:
+        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
+    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+
+
+def test_every_query_names_where_its_wording_came_from() -> None:
+    check_cited(DATA, QUERIES, KNOWN_MISSES, RIGHT_NOW)
