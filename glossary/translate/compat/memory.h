@@ -9,14 +9,22 @@ template <class T>
 struct streams_directly
     : std::integral_constant<bool, std::is_arithmetic<T>::value || std::is_pointer<T>::value> {};
 
-// HIP's struct vectors of 1, 2 or 4 elements hold a clang ext vector of the same size in `data`,
-// which the streaming builtins take; the 3-element ones hold a plain struct there.
+// HIP's struct vectors of 1, 2 or 4 arithmetic elements have the size and alignment of a clang ext
+// vector of the same shape, which the streaming builtins take; the value is moved through one. (The
+// vector's own members differ between HIP releases: ROCm 6.4 has a `data` member, HIP 7.1 does not.)
 template <class T>
-struct streams_through_data : std::false_type {};
+struct native_vector {
+  static const bool exists = false;
+};
 template <class E, unsigned int N>
-struct streams_through_data<HIP_vector_type<E, N>>
-    : std::integral_constant<bool, N != 3 && std::is_arithmetic<E>::value &&
-                                       sizeof(HIP_vector_type<E, N>().data) == sizeof(HIP_vector_type<E, N>)> {};
+struct native_vector<HIP_vector_type<E, N>> {
+  typedef E type __attribute__((ext_vector_type(N)));
+  static const bool exists = N != 3 && std::is_arithmetic<E>::value &&
+                             sizeof(type) == sizeof(HIP_vector_type<E, N>) &&
+                             alignof(type) == alignof(HIP_vector_type<E, N>);
+};
+template <class T>
+struct streams_through_data : std::integral_constant<bool, native_vector<T>::exists> {};
 
 template <class T>
 struct plain_only
@@ -28,8 +36,10 @@ __device__ inline typename std::enable_if<streams_directly<T>::value, T>::type s
 }
 template <class T>
 __device__ inline typename std::enable_if<streams_through_data<T>::value, T>::type stream_load(const T* p) {
+  typedef typename native_vector<T>::type V;
+  V v = __builtin_nontemporal_load(reinterpret_cast<const V*>(p));
   T value;
-  value.data = __builtin_nontemporal_load(&p->data);
+  __builtin_memcpy(&value, &v, sizeof(T));
   return value;
 }
 template <class T>
@@ -43,7 +53,10 @@ __device__ inline typename std::enable_if<streams_directly<T>::value>::type stre
 }
 template <class T>
 __device__ inline typename std::enable_if<streams_through_data<T>::value>::type stream_store(T* p, T value) {
-  __builtin_nontemporal_store(value.data, &p->data);
+  typedef typename native_vector<T>::type V;
+  V v;
+  __builtin_memcpy(&v, &value, sizeof(T));
+  __builtin_nontemporal_store(v, reinterpret_cast<V*>(p));
 }
 template <class T>
 __device__ inline typename std::enable_if<plain_only<T>::value>::type stream_store(T* p, T value) {
