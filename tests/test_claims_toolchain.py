@@ -219,7 +219,12 @@ def test_gluon_amd_modules() -> None:
 # Named in the glossary on purpose as not existing (a doc page named it; clang never had it).
 BUILTINS_THAT_DO_NOT_EXIST = {"__builtin_amdgcn_async_work_group_copy"}
 # gfx950 builtins that arrived after clang 19 (clang 19 does not know gfx950 at all).
-BUILTINS_NEWER_THAN_CLANG_19 = {"__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4"}
+# Builtins of clang releases after 19, named by cards that say so: gfx950's scaled MFMA, the buffer load
+# into LDS (upstream clang's builtins-amdgcn-raw-ptr-buffer-load-lds tests) and gfx1250's Tensor Data Mover
+# (upstream clang's gfx1250 Sema tests).
+BUILTINS_NEWER_THAN_CLANG_19 = {"__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4",
+                                "__builtin_amdgcn_raw_ptr_buffer_load_lds", "__builtin_amdgcn_tensor_load_to_lds",
+                                "__builtin_amdgcn_tensor_store_from_lds"}
 CLANG_19_TARGETS = ("gfx90a", "gfx942", "gfx1100", "gfx1201")
 
 
