@@ -21,6 +21,25 @@ names 12/16, misspellings 12/15, unrelated 25/25. Of the 56 misses, 47 exit 1 an
 or row first. The misses are pinned below by kind. A query that newly goes wrong fails the test; a pinned
 miss that lookup now answers is reported as a warning, so it can come off the list and the floor be
 raised.
+
+Then lookup was changed for it, on half of it only: the queries at even positions (0-based, in file
+order) were the calibration half, whose misses alone were looked at; the odd positions were the
+validation half, measured before any change (69 of 100 at the branch's head, two block-pointer queries
+having slipped since the first run) and once after (72 of 100: the honest held-out figure). Calibration
+half 73 -> 93 of 100; whole set 142 -> 165 of 200 (82.5%), all 32 `none` queries still exiting 1. The
+changes: a slip of a row's real spelling is answered by that row, never by a row a naming rule makes up
+under the slip (cublasLtMatmulAlgoGetHeurstic); a mixed-case name inside a sentence is a term (Cache
+MPSGraph instances ...); a member's name in another case or without underscores reaches its qualified
+symbol (RMSNorm, VMAP); a member under a namespace no label spells is read as its own words
+(tt.make_tensor_ptr); a two-word name in a long sentence answers, below longer names, when one card holds
+it (fix peer sdma engine selection); a tool a profiling card names, typed in lower case (omniperf
+analyze); a rare word that is one card's whole alias (hipification); a target triple names its processor
+(amdgcn-amd-amdhsa--gfx1201); a swap of letters in a bare member's name (set_memroy_limit); and aliases
+and symbols the glossary lacked (CUDA GPU timers, reciprocal square root, programmatic dependent launch,
+HSA_FORCE_FINE_GRAIN_PCIE, padding_option, tl.device_assert, MLIR_DUMP_PATH,
+nn.QuantizedLinear). One validation query newly answers a wrong card first (Enable peer access for real
+device-to-device copy) and is pinned with the rest. tl.advance stays a miss: Triton 3.9.0 has removed
+block pointers and no longer exports it, so no card may carry it as a symbol.
 """
 
 from __future__ import annotations
@@ -36,53 +55,33 @@ from test_lookup_queries import _answer, _right, check_cited, wrong_queries
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout6.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 144
-RIGHT_NOW = 144
+RIGHT_NOW = 165
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # a phrase, title or heading in the page's own words whose words no card label carries: exits 1
-    "CUDA GPU Timers",
-    "Reciprocal Square Root",
-    "Programmatic Dependent Launch",
     "gfx908 doesn't support roofline plot",
-    "Partial hipification support for a particular CUDA API",
     "GFX overrides targetted to a GPU",
-    "fix peer sdma engine selection",
-    "Initial MPSGraph support",
-    "Cache MPSGraph instances for matmul to reduce overhead",
-    "Threadgroup memory cannot be passed to a shader",
     "Expose MLX memory management APIs",
     "Representation of lazy MLX arrays",
-    "Implement VMAP for Matmul and AdMM",
-    "Support weightless RMSNorm",
     "Adopt the MLX Memory API",
     "use MLX fast RMSNorm in GatedDeltaNet decode path",
-    "Fix lower bound check for block pointers",
-    "Lower block pointers to tensor descriptors in frontend",
-    "Workaround for MLIR_ENABLE_DUMP being ignored",
     "Replace wave with warp where possible",
     "Emit llvm.amdgcn.wave.id for GFX12",
     "block ptr out-of-bound access is not handled",
+    "Various block_ptr issues",  # slipped after the first run, before lookup was changed for this set
     # a code fragment or a variable with its value around a known term: exits 1
     "NCCL_DEBUG_SUBSYS=COLL",
     "HSA_OVERRIDE_GFX_VERSION_1=10.3.0",
     "s_waitcnt lgkmcnt(0)",
-    "HSA_FORCE_FINE_GRAIN_PCIE=1",
-    "amdgcn-amd-amdhsa--gfx1201",
     "METAL_DEVICE_WRAPPER_TYPE=1",
     "MLIR_ENABLE_DUMP=1",
     # an identifier, tool, option or environment variable that no card or row names: exits 1
     "SQ_INSTS_VALU_MFMA_MOPS_BF16",
-    "omniperf analyze",
     "hipMemcpyDeviceToDeviceNoCU",
     "rocm_agent_enumerator",
-    "nn.QuantizedLinear",
     "use_optimal_threadgroups",
-    "tl.advance",
     "boundary_check",
-    "padding_option",
-    "MLIR_DUMP_PATH",
-    "MLIR_ENABLE_DIAGNOSTICS",
-    "tl.device_assert",
+    "tl.advance",  # gone from triton.language in 3.9.0 (block pointers removed)
     # a GPU name in a form no sheet or card spells: exits 1
     "9060XT 16GB",
     "Apple Silicon (M5, macOS 26.4.1)",
@@ -90,7 +89,6 @@ KNOWN_MISSES = {
     "Results on mi350",
     # a misspelling that no near spelling reaches: exits 1
     "HSA_OVERIDE_GFX_VERSION",
-    "set_memroy_limit",
     # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
     "Enable Mi300 Roofline",  # [cdna3]
     "simdgroup_async_copy",  # [warp]
@@ -100,7 +98,7 @@ KNOWN_MISSES = {
     "mlx.core.metal.set_memory_limit",  # [memory-bound-vs-compute-bound]
     "Memory.clearCache()",  # [blackwell]
     "tl.static_assert",  # [warp-size]
-    "cublasLtMatmulAlgoGetHeurstic",  # [row:cublasLtMatmulAlgoGetHeurstic, a derived row for the misspelling]
+    "Enable peer access for real device-to-device copy",  # [memcpy], since the two-word-name rule
 }
 
 

@@ -114,3 +114,11 @@ def test_a_derived_answer_says_so_in_text_and_json(capsys: pytest.CaptureFixture
     assert "derived" in text.splitlines()[0] and "DERIVED, unverified" in text
     code, payload = _answer("cublasSomethingNew_v9")
     assert payload["rows"][0]["derived"] and payload["rows"][0]["sides"]["hip"]["derived"]
+
+
+def test_a_slip_of_a_real_row_is_answered_by_that_row_not_a_derived_one() -> None:
+    # A naming rule must not make up a row under a misspelling: the row the slip comes from answers.
+    code, payload = _answer("cublasLtMatmulAlgoGetHeurstic")
+    assert code == 0 and payload["lead"] == "row"
+    assert [r["cuda"] for r in payload["rows"]][:1] == ["cublasLtMatmulAlgoGetHeuristic"]
+    assert not any(r["derived"] for r in payload["rows"])

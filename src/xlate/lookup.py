@@ -147,12 +147,16 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
 
         return report(exc, err)
     rows = kb.find_rows(index, cleaned, backend)[:3]
-    if not rows and cleaned.startswith(tuple(index.get("prefixes", ()))):
+    gpu = kb.resolve_gpu(cleaned, index=index, within=True) if backend is None else None
+    matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
+    # A name in no row may be answered by a family's naming rule, but never when it is a slip of a
+    # spelling some row really has (cublasLtMatmulAlgoGetHeurstic): that row answers, not a row made up
+    # under the misspelled name.
+    slip_of_row = bool(matches) and matches[0].kind == "fuzzy" and bool(kb.find_rows(index, matches[0].matched, backend))
+    if not rows and not slip_of_row and cleaned.startswith(tuple(index.get("prefixes", ()))):
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]
-    gpu = kb.resolve_gpu(cleaned, index=index, within=True) if backend is None else None
-    matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
     if not rows and matches and (matches[0].kind == "span" or (matches[0].kind == "fuzzy" and matches[0].backend == "cuda")):
         rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names or misspells
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)

@@ -624,6 +624,7 @@ def code_name(q: str) -> str:
     return q
 
 
+_TARGET_TRIPLE = re.compile(r"^(?:amdgcn|nvptx64|nvptx)-[a-z0-9_]*-[a-z0-9_]*-[a-z0-9_]*-(gfx[0-9a-f]{3,4}|sm_\d{2,3}[af]?)(?:[:+-].*)?$")
 _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 _SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
@@ -652,6 +653,9 @@ def query_variants(q: str) -> list[str]:
         base = _WITH_ARGUMENT.match(spelled)
         if base:
             out.append(base.group(1))
+    triple = _TARGET_TRIPLE.match(q)
+    if triple:  # amdgcn-amd-amdhsa--gfx1201: the processor the triple names
+        out.append(triple.group(1))
     target = _SUFFIXED_TARGET.match(q)
     if target:
         out.append(target.group(1))  # sm_120a is sm_120 with its architecture-specific features
@@ -822,6 +826,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
         # under a backend filter: another vendor's identifier is no spelling of that backend's.
         spelled = identifier_words(q)
+        leaf = q.rsplit(".", 1)[-1]
+        if _DOTTED.match(q) and _code_like(leaf) and not word_matches(index, spelled, backend):
+            # A member under a namespace no label spells (tt.make_tensor_ptr, the Triton IR's op): the
+            # member's own words, without the namespace's.
+            spelled = identifier_words(leaf)
         if spelled != q:
             # Its words in one label, or else one card's vocabulary holding them (make_tma_descriptor).
             for m in word_matches(index, spelled, backend) or phrase_cover(index, spelled, backend):
@@ -947,6 +956,7 @@ _CODE_TOKEN = re.compile(r"[_.:(\d]|[a-z][A-Z]")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9]{2,}$")
 _QUANTITY = re.compile(r"^\d+(?:\.\d+)?-?(?:bits?|bytes?|b|kb|kib|mb|mib|gb|gib|way|wide|lane)$", re.IGNORECASE)  # 8-bit, 48kb
 _CAPS_NAME = re.compile(r"^[A-Z]{2,}[a-z]{1,2}$")  # ROCk, ROCr, HIPify-style names: capitals, then a tail
+_MIXED_NAME = re.compile(r"^[A-Z]{2,}[A-Z][a-z]{3,}[A-Za-z0-9]*$")  # MPSGraph, RMSNorm, MTLBuffer: an acronym, then a word
 
 
 def _code_like(token: str) -> bool:
@@ -959,7 +969,8 @@ def _term_like(token: str) -> bool:
     """A token that can name a term on its own: code, or an acronym (WMMA, PTX); the vocabularies' own
     names (CUDA, ROCm) only say where, and filler (API) says nothing."""
     folded = token.casefold()
-    return _code_like(token) or ((bool(_ACRONYM.match(token)) or bool(_CAPS_NAME.match(token)))
+    return _code_like(token) or ((bool(_ACRONYM.match(token)) or bool(_CAPS_NAME.match(token))
+                                  or bool(_MIXED_NAME.match(token)))
                                  and folded not in QUALIFIERS and folded not in FILLER)
 
 
@@ -992,9 +1003,27 @@ def _tool_name(index: Index, token: str) -> bool:
     exact = _lookups(index, token)[0].get(token, ())
     if "-" in token:
         return bool(exact)
-    return token.islower() and any(
+    if not token.islower():
+        return False
+    # A tool typed in lower case that a toolchain or profiling card names (omniperf for Omniperf); a
+    # vocabulary's own name (metal, triton) only says where.
+    folded = _lookups(index, token)[1].get(token, ()) if _stem(token) not in QUALIFIERS else ()
+    return any(
         kind == "symbol" and index["concepts"][cid]["category"] in ("toolchain", "profiling")
-        for _, cid, kind, _ in exact)
+        for _, cid, kind, _ in exact) or any(
+        kind != "symbol" and label[:1].isupper() and index["concepts"][cid]["category"] in ("toolchain", "profiling")
+        for label, cid, kind, _ in folded)
+
+
+def _own_word(index: Index, token: str) -> bool:
+    """A plain word that is by itself the whole name or alias of one card and occurs in no other label
+    (hipification): a term inside a sentence, where a common word (kernel, memory) is not."""
+    if not re.fullmatch(r"[a-z]{7,}", token.casefold()):
+        return False
+    if _rarity(index).get(_stem(token.casefold()), 0.0) < 0.99:
+        return False
+    entries = _lookups(index, token)[1].get(token.casefold(), ())
+    return len({cid for _, cid, _, _ in entries}) == 1 and all(kind != "symbol" for _, _, kind, _ in entries)
 
 
 def _exact_or_qualified(index: Index, span: str, backend: str | None) -> dict[str, Match]:
@@ -1021,13 +1050,18 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
         return []
     content = set(_words(query))
     content = (content - QUALIFIERS - FILLER) or content
+    # A name written in mixed case (MPSGraph, RMSNorm) is a term of a sentence, unless a code symbol
+    # beside it names the question ("MTLDevice newLibrary source").
+    coded = any(_code_like(t) for t in tokens)
     out: list[Match] = []
     for n in range(len(tokens) - 1, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = " ".join(tokens[i:i + n])
             covered = set()
             if n == 1:
-                if not (_term_like(span) or _tool_name(index, span)):
+                if not (_term_like(span) or _tool_name(index, span) or _own_word(index, span)):
+                    continue
+                if coded and not _code_like(span) and _MIXED_NAME.match(span):
                     continue
                 # A code symbol names the question; a plain acronym (SIMD, PTX) is one of its words and
                 # ranks below a name that covers more of them ("SIMD shuffle up/down").
@@ -1038,13 +1072,18 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
                     score -= 1.5
             else:
                 covered = set(_words(span)) & content
-                if len(covered) < 2 or (2 * len(covered) < len(content) and len(covered) < 3):
+                if len(covered) < 2:
                     continue
-                # A name of three words or more in a long sentence ranks below one that makes up half of it.
-                score = SCORE_SPAN - 0.5 * len(content - covered) - (1.0 if 2 * len(covered) < len(content) else 0.0)
+                # A name of three words or more in a long sentence ranks below one that makes up half of
+                # it, and a name of two words there lower still.
+                weak = 2 * len(covered) < len(content) and len(covered) < 3
+                score = SCORE_SPAN - 0.5 * len(content - covered) - (1.0 if 2 * len(covered) < len(content) else 0.0) \
+                    - (1.0 if weak else 0.0)
             found = _exact_or_qualified(index, span, backend)
             if n > 1 and 2 * len(covered) < len(content) and len(found) > 1:
                 continue  # a name that only part of a long sentence holds, shared by several cards: no answer
+            if n > 1 and weak and any(m.kind == "symbol" for m in found.values()):
+                continue  # two words of a long sentence that spell a symbol are words, not the symbol
             for m in found.values():
                 out.append(Match(m.concept, round(score - (100.0 - m.score) / 100.0, 2), span, "span", m.backend))
     return out
@@ -1344,6 +1383,7 @@ def transpositions(index: Index, query: str, backend: str | None) -> list[Match]
     if " " in word or (len(q_loose) < 5 and not acronym):
         return []
     out: list[Match] = []
+    member = "_" in word and "." not in word and ":" not in word  # a bare member's name, with a swap in it
     precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
     for entry, key in zip(index["labels"], precomputed):
         label, cid, kind, label_backend = entry
@@ -1351,6 +1391,8 @@ def transpositions(index: Index, query: str, backend: str | None) -> list[Match]
             continue
         if acronym and not (label.isalpha() and label.isupper()):
             continue
+        if member and kind == "symbol" and ("." in label or "::" in label):
+            key = loose(re.split(r"\.|::", label)[-1])  # a member typed bare: set_memroy_limit for mx.set_memory_limit
         if len(key) == len(q_loose) and OSA.distance(q_loose, key, score_cutoff=1) == 1 \
                 and Levenshtein.distance(q_loose, key, score_cutoff=2) == 2:
             out.append(Match(cid, round(FUZZY_CEILING * (1.0 - 1.0 / len(q_loose)), 1), label, "transposed", label_backend))
@@ -1448,10 +1490,12 @@ def qualified_names(index: Index, query: str) -> list[str]:
     """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
     cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
     token = query.strip().removesuffix("...")
-    if " " in token or len(token) < 5 or not re.fullmatch(r"[A-Za-z_][\w.:]*", token):
+    if " " in token or len(token) < 4 or not re.fullmatch(r"[A-Za-z_][\w.:]*", token):
         return []
     exact, folded, loose_map = _lookups(index, token)
     if exact.get(token) or folded.get(token.casefold()) or rows_for(index, token):
+        return []
+    if len(token) < 5 and not _ACRONYM.match(token):
         return []
     spelled = names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
     if _SELECTOR.match(token):
@@ -1460,6 +1504,13 @@ def qualified_names(index: Index, query: str) -> list[str]:
     if _code_like(token) and len(token) >= 6:
         tails = ("::" + token, "." + token)
         found = {n for n in spelled if n.endswith(tails)}
+        if found:
+            return sorted(found)
+    if _term_like(token) and "." not in token and ":" not in token and len(token) >= 4:
+        # A member's name in another case or without its underscores (RMSNorm for mx.fast.rms_norm, VMAP
+        # for mx.vmap): the qualified spellings whose last part is it, case and underscores aside.
+        leaf = loose(token)
+        found = {n for n in spelled if ("." in n or "::" in n) and loose(re.split(r"\.|::", n)[-1]) == leaf}
         if found:
             return sorted(found)
     # A builtin's name typed without its leading underscores (umulhi for __umulhi).
