@@ -46,13 +46,12 @@ queries of the set now reach through the card's text: 168 of 200.
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 import yaml
 
-from test_lookup_queries import _answer, _right, check_cited, wrong_queries
+from test_lookup_queries import _answer, _right, check_cited, check_pinned_misses
 
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout6.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
@@ -108,15 +107,7 @@ def test_sixth_held_out_queries_land_first() -> None:
     # every `none` exits 1 with no row, sheet or card (how many do not is reported on failure)
     not_abstaining = [q for q in unrelated if not _right("none", *_answer(q))]
     assert not not_abstaining, f"{len(not_abstaining)} `none` queries do not exit 1: {not_abstaining}"
-    # Still held out (lookup not calibrated on it), so the shared check_pinned_misses, which wants the
-    # figure raised above the first run, does not apply yet: the same checks, with the floor at the first run.
-    wrong = set(wrong_queries(QUERIES))
-    new = sorted(wrong - KNOWN_MISSES)
-    assert not new, f"queries that newly land wrong: {new}"
-    fixed = sorted(KNOWN_MISSES - wrong)
-    if fixed:
-        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
-    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+    check_pinned_misses(QUERIES, KNOWN_MISSES, RIGHT_NOW, RIGHT_AT_FIRST_RUN)
 
 
 def test_every_query_names_where_its_wording_came_from() -> None:
