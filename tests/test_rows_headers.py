@@ -59,10 +59,15 @@ def _header_text(include: Path, folder: str) -> str:
     if clang is None:
         pytest.skip("clang++-19 is not installed (scripts/install-test-deps.sh installs it)")
     source = "#define HIP_ENABLE_WARP_SYNC_BUILTINS 1\n" + "".join(f"#include <{h}>\n" for h in HIP_INCLUDES)
-    run = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx90a", "--cuda-device-only", "-nogpulib", "-std=c++17",
-                          "-I", str(include), "-E", "-"], input=source, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr[-2000:]
-    return run.stdout
+    out = []
+    # The preprocessed text holds what the headers declare; -dM adds the macros they define (a macro such
+    # as __launch_bounds__ is gone from the preprocessed text).
+    for mode in (["-E"], ["-E", "-dM"]):
+        run = subprocess.run([clang, "-x", "hip", "--offload-arch=gfx90a", "--cuda-device-only", "-nogpulib", "-std=c++17",
+                              "-I", str(include), *mode, "-"], input=source, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr[-2000:]
+        out.append(run.stdout)
+    return "\n".join(out)
 
 
 @pytest.mark.slow
