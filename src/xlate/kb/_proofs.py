@@ -134,9 +134,13 @@ def _newer_than(since: str, version: tuple[int, int, int]) -> bool:
     return bool(re.search(r"hipBLAS 3", since)) and version[:2] < (7, 0)
 
 
-def _probe_lines(symbol: str, kind: str | None) -> list[str] | None:
+def _probe_lines(symbol: str, kind: str | None, classes: frozenset[str] = frozenset()) -> list[str] | None:
     """The lines that fail to compile exactly when `symbol` is not declared (or, for syntax, not
-    accepted); None for what no probe reaches."""
+    accepted); None for what no probe reaches. `classes`: the HIP types the rows name, whose members a
+    using-declaration reaches only from inside a derived class (hipcub::DeviceReduce::Sum)."""
+    owner_class, _, member = symbol.rpartition("::")
+    if kind == "function" and owner_class in classes and _IDENT.match(symbol):
+        return [f"struct xlate_member : {owner_class} {{ using {owner_class}::{member}; }};"]
     if symbol in SYNTAX:
         return list(SYNTAX[symbol])
     if kind == "header" or symbol.endswith((".h", ".hpp", ".cuh")):
@@ -189,11 +193,12 @@ def _source(include: Path, sides: list[HipSide]) -> tuple[str, dict[int, str], d
     owner: dict[int, str] = {}
     skipped: dict[str, str] = {}
     seen: set[str] = set()
+    classes = frozenset(s.symbol for s in sides if s.kind == "type")
     for n, side in enumerate(sides):
         if side.symbol in seen:
             continue
         seen.add(side.symbol)
-        body = _probe_lines(side.symbol, side.kind)
+        body = _probe_lines(side.symbol, side.kind, classes)
         if body is None:
             skipped[side.symbol] = "neither a declared name, a header nor known syntax: no probe form"
             continue
