@@ -9,12 +9,14 @@ and decoded only when asked for, so a cold start parses one flat list instead of
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from xlate.errors import GlossaryError
 from xlate.kb._paths import (
@@ -870,24 +872,40 @@ def _words(text: str) -> list[str]:
     return [_stem(w) for w in re.split(r"[^0-9a-z]+", text.casefold()) if w and w not in STOPWORDS]
 
 
-_RARITY: dict[str, dict[str, float]] = {}
+_T = TypeVar("_T")
 
 
+def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
+    """`build(index)` computed once per index: the tables lookup derives from the labels and cards. One
+    index is kept at a time (a rebuilt glossary replaces it)."""
+    memo: dict[str, _T] = {}
+
+    @functools.wraps(build)
+    def cached(index: Index) -> _T:
+        key = index.hash or str(id(index))
+        got = memo.get(key)
+        if got is None:
+            memo.clear()
+            got = memo[key] = build(index)
+        return got
+
+    return cached
+
+
+
+
+@_once_per_index
 def _rarity(index: Index) -> dict[str, float]:
     """How rare each label word is, 0 (in the most labels) to 1 (in one label): inverse document
     frequency over the labels, scaled; computed once per index."""
-    key = index.hash or str(id(index))
-    if key not in _RARITY:
-        import math
+    import math
 
-        df: dict[str, int] = {}
-        for entry in index["labels"]:
-            for w in set(_words(entry[0])):
-                df[w] = df.get(w, 0) + 1
-        top = math.log(max(df.values(), default=1) + 1.0)
-        _RARITY.clear()
-        _RARITY[key] = {w: 1.0 - math.log(n) / top for w, n in df.items()}
-    return _RARITY[key]
+    df: dict[str, int] = {}
+    for entry in index["labels"]:
+        for w in set(_words(entry[0])):
+            df[w] = df.get(w, 0) + 1
+    top = math.log(max(df.values(), default=1) + 1.0)
+    return {w: 1.0 - math.log(n) / top for w, n in df.items()}
 
 
 # Words that say how a thing is asked about, not what it is ("quadgroup functions", "shuffle API"):
@@ -1103,7 +1121,6 @@ _SERIES_WORDS = ("rtx", "gtx", "rx")
 _PRODUCT_TOKEN = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}|M\d)\b")
 _NOT_PRODUCT = ("FP", "BF", "TF", "INT", "SM", "CC")  # number formats and targets, not chips
 _GLUED_VARIANT = re.compile(r"^([a-z]{1,3}\d{1,4}[a-z]{0,2}?)(max|pro|ultra)$")
-_PRODUCTS: dict[str, dict[str, str]] = {}
 
 
 def _is_architecture(concept: dict[str, Any]) -> bool:
@@ -1112,28 +1129,25 @@ def _is_architecture(concept: dict[str, Any]) -> bool:
     return concept["category"] == "hardware" and str(concept["title"]).casefold().endswith(("architecture", "family"))
 
 
+@_once_per_index
 def _products(index: Index) -> dict[str, str]:
     """Chip model names (GH200, MI300A, M2) -> the architecture or GPU-family card whose summary names
     them, where the earliest mention in a summary wins (a card names its own chips first and its rivals
     last); computed once per index."""
-    key = index.hash or str(id(index))
-    if key not in _PRODUCTS:
-        first: dict[str, tuple[float, str]] = {}
-        for cid, c in index["concepts"].items():
-            if not _is_architecture(c):
+    first: dict[str, tuple[float, str]] = {}
+    for cid, c in index["concepts"].items():
+        if not _is_architecture(c):
+            continue
+        summary = c["summary"]
+        found = [(m.start(), m.group(0)) for m in _PRODUCT_TOKEN.finditer(summary)]
+        found += [(m.start(), m.group(1) + m.group(2)) for m in _SERIES_PRODUCT.finditer(summary)]
+        for start, token in found:
+            if token.startswith(_NOT_PRODUCT):
                 continue
-            summary = c["summary"]
-            found = [(m.start(), m.group(0)) for m in _PRODUCT_TOKEN.finditer(summary)]
-            found += [(m.start(), m.group(1) + m.group(2)) for m in _SERIES_PRODUCT.finditer(summary)]
-            for start, token in found:
-                if token.startswith(_NOT_PRODUCT):
-                    continue
-                where = (start / max(len(summary), 1), cid)
-                if token.casefold() not in first or where < first[token.casefold()]:
-                    first[token.casefold()] = where
-        _PRODUCTS.clear()
-        _PRODUCTS[key] = {t: cid for t, (_, cid) in first.items()}
-    return _PRODUCTS[key]
+            where = (start / max(len(summary), 1), cid)
+            if token.casefold() not in first or where < first[token.casefold()]:
+                first[token.casefold()] = where
+    return {t: cid for t, (_, cid) in first.items()}
 
 
 def product_matches(index: Index, query: str) -> list[Match]:
@@ -1192,40 +1206,30 @@ def _variant_named(index: Index, query: str) -> list[Match]:
     return [Match(owners[0], SCORE_PRODUCT, phrase, "product", None)] if len(owners) == 1 else []
 
 
-_GENERATIONS: dict[str, dict[str, str]] = {}
-
-
+@_once_per_index
 def _architecture_names(index: Index) -> dict[str, str]:
     """Generation names (blackwell, cdna3, rdna4) -> their architecture card: a one-word alias or name
     of a hardware card titled as an architecture; computed once per index."""
-    key = index.hash or str(id(index))
-    if key not in _GENERATIONS:
-        out: dict[str, str] = {}
-        for label, cid, kind, _ in index["labels"]:
-            c = index["concepts"][cid]
-            if kind in ("alias", "name") and " " not in label and _is_architecture(c) and label.isalnum():
-                out.setdefault(label.casefold(), cid)
-        _GENERATIONS.clear()
-        _GENERATIONS[key] = out
-    return _GENERATIONS[key]
+    out: dict[str, str] = {}
+    for label, cid, kind, _ in index["labels"]:
+        c = index["concepts"][cid]
+        if kind in ("alias", "name") and " " not in label and _is_architecture(c) and label.isalnum():
+            out.setdefault(label.casefold(), cid)
+    return out
 
 
 SCORE_TEXT = 77.0  # an identifier no label holds, named in one card's text more than in any other
-_TEXTS: dict[str, dict[str, str]] = {}
 _FLAG_VALUE = re.compile(r"^-{0,2}([A-Za-z_][\w.:-]*?)(?:=.*)?$")
 
 
+@_once_per_index
 def _concept_texts(index: Index) -> dict[str, str]:
     """Each concept's prose (summary and every backend's caveat), joined once per index."""
-    key = index.hash or str(id(index))
-    if key not in _TEXTS:
-        texts = {}
-        for cid, c in index["concepts"].items():
-            parts = [c["summary"]] + [t.get("caveat") or "" for t in c["terms"].values()]
-            texts[cid] = "\n".join(parts)
-        _TEXTS.clear()
-        _TEXTS[key] = texts
-    return _TEXTS[key]
+    texts = {}
+    for cid, c in index["concepts"].items():
+        parts = [c["summary"]] + [t.get("caveat") or "" for t in c["terms"].values()]
+        texts[cid] = "\n".join(parts)
+    return texts
 
 
 _ISA_TYPE = re.compile(r"_[bfiu](?:8|16|32|64|128)$")  # ds_swizzle_b32, v_add_f32: the operand type
@@ -1399,17 +1403,11 @@ def transpositions(index: Index, query: str, backend: str | None) -> list[Match]
     return sorted(out, key=lambda m: (-m.score, m.concept))
 
 
-_VOCABULARY: dict[str, frozenset[str]] = {}
-
-
+@_once_per_index
 def _vocabulary(index: Index) -> frozenset[str]:
     """Every word of every label, case-folded; computed once per index."""
-    key = index.hash or str(id(index))
-    if key not in _VOCABULARY:
-        text = "\n".join(entry[0] for entry in index["labels"]).casefold()
-        _VOCABULARY.clear()
-        _VOCABULARY[key] = frozenset(re.findall(r"[0-9a-z]+", text))  # one pass over one string: a cold start pays little
-    return _VOCABULARY[key]
+    text = "\n".join(entry[0] for entry in index["labels"]).casefold()
+    return frozenset(re.findall(r"[0-9a-z]+", text))  # one pass over one string: a cold start pays little
 
 
 def correct_words(index: Index, query: str) -> str:
@@ -1486,6 +1484,12 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
     return []
 
 
+@_once_per_index
+def _qualified_spellings(index: Index) -> list[str]:
+    """Every row name and every symbol label: what a bare or shortened code name is matched against."""
+    return names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
+
+
 def qualified_names(index: Index, query: str) -> list[str]:
     """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
     cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
@@ -1497,7 +1501,7 @@ def qualified_names(index: Index, query: str) -> list[str]:
         return []
     if len(token) < 5 and not _ACRONYM.match(token):
         return []
-    spelled = names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
+    spelled = _qualified_spellings(index)
     if _SELECTOR.match(token):
         # An Objective-C selector cut short (newFunctionWithName:constantValues:...): the selectors it begins.
         return sorted({n for n in spelled if n.startswith(token) and n != token})
@@ -1523,23 +1527,17 @@ _SELECTOR = re.compile(r"^[a-z]\w*:(?:[a-z]\w*:)*$")  # newFunctionWithName:cons
 SCORE_PHRASE = 82.0  # a phrase told by a card's vocabulary as a whole, or by an error's name
 
 
-_LABEL_WORDS: dict[str, dict[str, dict[str, int]]] = {}
-
-
+@_once_per_index
 def _label_words(index: Index) -> dict[str, dict[str, int]]:
     """Each concept's label words -> how many of its labels carry each; computed once per index."""
-    key = index.hash or str(id(index))
-    if key not in _LABEL_WORDS:
-        out: dict[str, dict[str, int]] = {}
-        for label, cid, kind, _ in index["labels"]:
-            if kind == "id":
-                continue
-            counts = out.setdefault(cid, {})
-            for w in set(_words(label)):
-                counts[w] = counts.get(w, 0) + 1
-        _LABEL_WORDS.clear()
-        _LABEL_WORDS[key] = out
-    return _LABEL_WORDS[key]
+    out: dict[str, dict[str, int]] = {}
+    for label, cid, kind, _ in index["labels"]:
+        if kind == "id":
+            continue
+        counts = out.setdefault(cid, {})
+        for w in set(_words(label)):
+            counts[w] = counts.get(w, 0) + 1
+    return out
 
 
 def initials(index: Index, query: str, backend: str | None) -> list[Match]:
