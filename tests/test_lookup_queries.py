@@ -43,6 +43,15 @@ def _right(expect: str | list[str], code: int, payload: dict) -> bool:
     return code == 0 and (first in wanted or concept_of_row in wanted)
 
 
+def check_unrelated_exit(queries: list[dict], at_least: int, unrelated_at_least: int) -> None:
+    """A held-out set's size floors hold, and every `none` query exits 1 with no row, sheet or card (how
+    many do not is reported on failure)."""
+    unrelated = [e["q"] for e in queries if e["expect"] == "none"]
+    assert len(queries) >= at_least and len(unrelated) >= unrelated_at_least
+    not_abstaining = [q for q in unrelated if not _right("none", *_answer(q))]
+    assert not not_abstaining, f"{len(not_abstaining)} `none` queries do not exit 1: {not_abstaining}"
+
+
 def check_pinned_misses(queries: list[dict], known_misses: set[str], right_now: int, right_at_first_run: int) -> None:
     """A held-out set after calibration: no new miss, a fixed pinned miss is reported (a warning, so a
     fix made elsewhere does not fail the suite), and the figure does not fall below `right_now`."""
