@@ -1490,6 +1490,21 @@ def _qualified_spellings(index: Index) -> list[str]:
     return names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
 
 
+@_once_per_index
+def _spellings_by_leaf(index: Index) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The qualified spellings by their last part, case and underscores aside (rms_norm of
+    mx.fast.rms_norm), and the underscored ones by their name without leading underscores (umulhi of
+    __umulhi)."""
+    leaves: dict[str, list[str]] = {}
+    bare: dict[str, list[str]] = {}
+    for n in _qualified_spellings(index):
+        if "." in n or "::" in n:
+            leaves.setdefault(loose(re.split(r"\.|::", n)[-1]), []).append(n)
+        if n.startswith("_"):
+            bare.setdefault(n.lstrip("_"), []).append(n)
+    return leaves, bare
+
+
 def qualified_names(index: Index, query: str) -> list[str]:
     """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
     cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
@@ -1513,12 +1528,11 @@ def qualified_names(index: Index, query: str) -> list[str]:
     if _term_like(token) and "." not in token and ":" not in token and len(token) >= 4:
         # A member's name in another case or without its underscores (RMSNorm for mx.fast.rms_norm, VMAP
         # for mx.vmap): the qualified spellings whose last part is it, case and underscores aside.
-        leaf = loose(token)
-        found = {n for n in spelled if ("." in n or "::" in n) and loose(re.split(r"\.|::", n)[-1]) == leaf}
+        found = set(_spellings_by_leaf(index)[0].get(loose(token), ()))
         if found:
             return sorted(found)
     # A builtin's name typed without its leading underscores (umulhi for __umulhi).
-    return sorted({n for n in spelled if n.startswith("_") and n.lstrip("_") == token})
+    return sorted(set(_spellings_by_leaf(index)[1].get(token, ())))
 
 
 _SELECTOR = re.compile(r"^[a-z]\w*:(?:[a-z]\w*:)*$")  # newFunctionWithName:constantValues:
