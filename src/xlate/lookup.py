@@ -25,7 +25,11 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     c = index.concept(m.concept)
     if c is None:
         raise KeyError(m.concept)  # a match names a concept of this index
-    lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({m.kind}, score {m.score:g})", ""]
+    how = f"{m.kind}, score {m.score:g}"
+    entry = kb.vocabulary_entry(index, m.matched) if m.kind == "package" else None
+    if entry is not None:
+        how = f"{entry[3]}, {entry[2]}; score {m.score:g}"
+    lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({how})", ""]
     lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
     for backend, term in c.terms.items():
@@ -172,15 +176,22 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         matches.sort(key=lambda m: m.concept != first)
     lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
     found = bool(rows or gpu or matches)
+    package = kb.vocabulary_entry(index, cleaned) if not found else None
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
                                    "gpu": {"id": gpu.id, **gpu.card()} if gpu else None,
                                    "matches": [kb.match_json(index, m) for m in matches]}
-        if not found:
+        if not found and package is None:
             payload["suggestions"] = kb.suggestions(index, cleaned)
+        if package is not None:
+            payload["package"] = {"name": package[1], "section": package[2], "release": package[3], "card": package[0]}
         json.dump(payload, out, indent=2)
         out.write("\n")
         return EXIT_OK if found else EXIT_FINDINGS
+    if package is not None:
+        # Known, but about nothing the glossary covers (tl.reshape): say what it is, and still exit 1.
+        print(f"{cleaned} is {package[1]} ({package[3]}, {package[2]}); no concept card covers it.", file=err)
+        return EXIT_FINDINGS
     if not found:
         near = kb.suggestions(index, cleaned)
         hint = f" Nearest terms: {', '.join(near)}." if near else ""

@@ -58,6 +58,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "match_json": ("_index", "match_json"),
     "search": ("_index", "search"),
     "suggestions": ("_index", "suggestions"),
+    "vocabulary_entry": ("_index", "vocabulary_entry"),
+    "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
+    "vocabulary_entries": ("_vocabulary", "entries"),
     "Category": ("_model", "Category"),
     "Concept": ("_model", "Concept"),
     "Figure": ("_model", "Figure"),
@@ -141,7 +144,8 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "msl_attested_problems", "outside_library", "package_side_problems", "probe_hip_sides",
     "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
-    "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "write_schema",
+    "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
+    "vocabulary_entry", "write_schema", "PackageVocabulary",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -202,6 +206,13 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         match_json as match_json,
         search as search,
         suggestions as suggestions,
+        vocabulary_entry as vocabulary_entry,
+    )
+    from xlate.kb._vocabulary import (
+        PackageVocabulary as PackageVocabulary,
+    )
+    from xlate.kb._vocabulary import (
+        entries as vocabulary_entries,
     )
     from xlate.kb._model import (
         Category as Category,

@@ -22,6 +22,7 @@ from xlate.kb._model import (
     EdgeType,
     GpuSpec,
 )
+from xlate.kb import _vocabulary as vocabulary
 from xlate.kb._paths import display_path
 from xlate.kb._types import Edge
 from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_validated, load_yaml
@@ -29,10 +30,12 @@ from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_vali
 if TYPE_CHECKING:
     import networkx as nx
 
+    from xlate.kb._vocabulary import PackageVocabulary
+
     from xlate.kb._sheets import GpuSheet
 
 # Folders under glossary/ that hold something other than concepts.
-NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures", "translate"}
+NON_CONCEPT_DIRS = {"gpus", "api", "symbols", "fixtures", "translate", "vocabulary"}
 SOURCES_FILE = "sources.yaml"
 
 
@@ -66,6 +69,7 @@ class Glossary:
     problems: list[Problem] = field(default_factory=list)
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # CUDA spelling -> compiled symbol row
     row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
+    vocabularies: list[PackageVocabulary] = field(default_factory=list)  # package names no card spells
     _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
 
     def incoming(self) -> dict[str, list[Edge]]:
@@ -174,6 +178,7 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
 
     _check_unique_names(glossary)
     _check_symbols(glossary)
+    glossary.vocabularies = vocabulary.load(root, set(glossary.concepts), glossary._display, glossary.problems)
     _check_edges(glossary)
     if with_rows:
         from xlate.kb import _rows as rows

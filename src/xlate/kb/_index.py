@@ -124,9 +124,20 @@ def build(root: Path) -> dict[str, Any]:
     gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus, "gpu_names": name_table(sheets.values())}
+            "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g)}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
+
+
+def _vocabulary_payload(g: Any) -> dict[str, list[Any]]:
+    """Each spelling of a package name no card spells -> [card or None, qualified name, section, release]."""
+    from xlate.kb import _vocabulary as vocabulary
+
+    out: dict[str, list[Any]] = {}
+    for vocab in g.vocabularies:
+        for spelling, entry in vocabulary.spellings(vocab).items():
+            out[spelling] = [entry.card, entry.qualified, entry.section, f"{vocab.package} {vocab.version}"]
+    return out
 
 
 # Side order inside a packed row and in the packed spelling table (row * 8 + position).
@@ -347,7 +358,7 @@ _MEMO: dict[str, Index] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals")
+CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals", "vocabulary")
 
 
 # One label a concept answers to: (label, concept id, kind of label, backend of a symbol or name).
@@ -771,6 +782,15 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             best[m.concept] = m
 
     if not best:
+        # A public name of a package that no card spells (tl.sort, mx.linalg.eigh): the card its
+        # package's vocabulary file gives it, before any guess from its words.
+        entry = vocabulary_entry(index, q)
+        if entry is not None and entry[0] is None:
+            return []  # a known name no card covers (tl.reshape): nothing to guess from its words
+        for m in package_matches(index, q, backend):
+            offer(m)
+
+    if not best:
         # A phrase with a slip in one of its words ("LDS bank confilct"): the phrase as corrected, when
         # it is then a label, before any word of it is taken alone.
         corrected = correct_words(index, q)
@@ -848,6 +868,30 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
                                                   m.concept not in named, code not in m.matched, m.concept))
     return ranked[:limit]
+
+
+SCORE_PACKAGE = 88.5  # a package's public name that its vocabulary file gives a card (tl.sort)
+_PACKAGE_BACKEND = {"triton": "triton", "mlx": "mlx"}
+
+
+def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
+    """[card or None, qualified name, section, release] for a package name as code spells it (`tl.sort`,
+    `mlx.core.linalg.eigh`, `tl.sort(x)`), or None."""
+    table = index.get("vocabulary") or {}
+    for spelling in dict.fromkeys((query, code_name(query), query.removesuffix("()"))):
+        if spelling in table:
+            return list(table[spelling])
+    return None
+
+
+def package_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    entry = vocabulary_entry(index, query)
+    if entry is None or entry[0] is None:
+        return []
+    owner = _PACKAGE_BACKEND.get(entry[1].split(".", 1)[0])
+    if backend and owner and backend != owner:
+        return []
+    return [Match(entry[0], SCORE_PACKAGE, query, "package", owner)]
 
 
 SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)
@@ -1505,6 +1549,17 @@ def _spellings_by_leaf(index: Index) -> tuple[dict[str, list[str]], dict[str, li
     return leaves, bare
 
 
+@_once_per_index
+def _spellings_by_tail(index: Index) -> dict[str, list[str]]:
+    """Each part of a qualified spelling that follows one of its separators (`metal_kernel` and
+    `fast.metal_kernel` of mx.fast.metal_kernel) -> the spellings ending so; computed once per index."""
+    out: dict[str, list[str]] = {}
+    for n in _qualified_spellings(index):
+        for m in re.finditer(r"::|\.", n):
+            out.setdefault(n[m.end():], []).append(n)
+    return out
+
+
 def qualified_names(index: Index, query: str) -> list[str]:
     """Row names and symbols that spell a code name with a namespace before it (coalesced_group ->
     cg::coalesced_group, fast.metal_kernel -> mx.fast.metal_kernel), when the name itself is no label."""
@@ -1521,8 +1576,7 @@ def qualified_names(index: Index, query: str) -> list[str]:
         # An Objective-C selector cut short (newFunctionWithName:constantValues:...): the selectors it begins.
         return sorted({n for n in spelled if n.startswith(token) and n != token})
     if _code_like(token) and len(token) >= 6:
-        tails = ("::" + token, "." + token)
-        found = {n for n in spelled if n.endswith(tails)}
+        found = set(_spellings_by_tail(index).get(token, ()))
         if found:
             return sorted(found)
     if _term_like(token) and "." not in token and ":" not in token and len(token) >= 4:

@@ -1,0 +1,111 @@
+"""Package vocabularies: the public names of a Python GPU package (triton.language, mlx.core) that no
+card or symbol row spells, each with the section of the package's reference it belongs to and the card
+that covers its topic, if any (glossary/vocabulary/*.yaml).
+
+Lookup answers an exact spelling from here after every card and row spelling, so `tl.sort` reaches the
+sorting card and `mx.reshape` is named for what it is instead of falling through to a fuzzy guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import StringConstraints, field_validator
+
+from xlate.kb._model import ConceptId, NonEmpty, Strict, Url
+from xlate.kb._yamlio import Problem, load_validated
+
+FOLDER = "vocabulary"
+Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+Dotted = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
+
+
+class VocabularyGroup(Strict):
+    section: NonEmpty
+    module: Dotted | None = None  # a submodule under the package (`random` for mx.random.X)
+    card: ConceptId | None
+    names: list[Identifier]
+
+    @field_validator("names")
+    @classmethod
+    def _no_repeats(cls, names: list[str]) -> list[str]:
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"names listed twice: {', '.join(repeated)}")
+        return names
+
+
+class PackageVocabulary(Strict):
+    package: Dotted
+    version: NonEmpty
+    namespaces: list[Dotted]  # how code spells the package: `tl` and `triton.language`
+    source: Url
+    groups: list[VocabularyGroup]
+
+
+@dataclass(frozen=True)
+class VocabularyEntry:
+    """One public name: its module path (mlx.core.random), bare name, section and card (None: no card)."""
+
+    module: str
+    name: str
+    section: str
+    card: str | None
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+def files(root: Path) -> list[Path]:
+    folder = root / FOLDER
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> list[PackageVocabulary]:
+    """Every vocabulary file under `root`, validated; a card no concept has, or a name listed twice in one
+    module, is a problem at its line."""
+    found: list[PackageVocabulary] = []
+    for path in files(root):
+        shown = display(path)
+        vocab, loaded = load_validated(PackageVocabulary, path, shown, problems)
+        if vocab is None or loaded is None:
+            continue
+        seen: set[tuple[str | None, str]] = set()
+        for g, group in enumerate(vocab.groups):
+            if group.card is not None and group.card not in cards:
+                problems.append(Problem(shown, loaded.line_of(("groups", g, "card")), f"no concept {group.card!r}"))
+            for name in group.names:
+                if (group.module, name) in seen:
+                    problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
+                                            f"{name!r} is listed twice for {vocab.package}"))
+                seen.add((group.module, name))
+        found.append(vocab)
+    return found
+
+
+def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
+    return [VocabularyEntry(f"{vocab.package}.{g.module}" if g.module else vocab.package, name, g.section, g.card)
+            for g in vocab.groups for name in g.names]
+
+
+def spellings(vocab: PackageVocabulary) -> dict[str, VocabularyEntry]:
+    """Each way code spells a listed name (tl.sort, triton.language.sort) -> its entry."""
+    out: dict[str, VocabularyEntry] = {}
+    for entry in entries(vocab):
+        inner = entry.module[len(vocab.package):]  # ".random" or ""
+        for ns in vocab.namespaces:
+            out[f"{ns}{inner}.{entry.name}"] = entry
+    return out
+
+
+_PUBLIC = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def public_names(module: object) -> list[str]:
+    """The names a module offers its users: no leading underscore."""
+    return sorted(n for n in dir(module) if _PUBLIC.match(n))

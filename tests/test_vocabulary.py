@@ -1,0 +1,133 @@
+"""Package vocabularies (glossary/vocabulary/*.yaml): every listed name exists in the installed package,
+every public name of the package is either spelled by a card or row or listed, lookup answers a listed
+name with its card (or says what it is and exits 1 when no card covers it), and a broken file is a
+problem at its line."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from xlate import kb, lookup
+
+GLOSSARY = Path(__file__).resolve().parents[1] / "glossary"
+VOCABULARIES = kb.load_glossary(GLOSSARY, with_rows=False).vocabularies
+
+
+def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
+    try:
+        package = importlib.import_module(vocab.package)
+    except ImportError:
+        pytest.skip(f"{vocab.package} is not installed here (pip install -e .[test] installs it)")
+    installed = getattr(package, "__version__", None) or getattr(importlib.import_module(vocab.package.split(".")[0]), "__version__", "")
+    if installed != vocab.version:
+        pytest.skip(f"{vocab.package} {installed} is installed; the vocabulary lists {vocab.version}'s names")
+    module: object = package
+    for part in dotted[len(vocab.package):].strip(".").split(".") if dotted != vocab.package else ():
+        module = getattr(module, part)
+    return module
+
+
+def _answer(query: str) -> tuple[int, dict]:
+    out = io.StringIO()
+    code = lookup.run(query, fmt="json", out=out)
+    return code, json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
+def test_every_listed_name_exists_in_the_installed_package(vocab: kb.PackageVocabulary) -> None:
+    missing = [e.qualified for e in kb.vocabulary_entries(vocab) if not hasattr(_module(vocab, e.module), e.name)]
+    assert not missing, missing
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
+def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.PackageVocabulary) -> None:
+    index = kb.load_index()
+    listed = {e.qualified for e in kb.vocabulary_entries(vocab)}
+    modules = {e.module for e in kb.vocabulary_entries(vocab)}
+    ns = vocab.namespaces[0]
+    unplaced = []
+    for dotted in sorted(modules):
+        module = _module(vocab, dotted)
+        for name in (n for n in dir(module) if not n.startswith("_")):
+            qualified = f"{dotted}.{name}"
+            if qualified in listed or qualified in modules:
+                continue
+            spelled = ns + qualified[len(vocab.package):]
+            top = kb.search(index, spelled, limit=1)
+            if not (top and top[0].score >= kb.SCORE_LOOSE - 1 and top[0].kind != "package"):
+                unplaced.append(spelled)
+    assert not unplaced, f"public names neither spelled by a card or row nor listed: {unplaced}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
+def test_lookup_answers_each_listed_name_with_its_card_or_says_none_covers_it(vocab: kb.PackageVocabulary) -> None:
+    wrong = []
+    for i, entry in enumerate(kb.vocabulary_entries(vocab)):
+        for ns in vocab.namespaces[:None if i < 20 else 1]:  # the long spelling of the first twenty
+            query = ns + entry.qualified[len(vocab.package):]
+            code, payload = _answer(query)
+            if entry.card is None:
+                ok = code == 1 and not payload["matches"] and payload.get("package", {}).get("card") is None
+            else:
+                # The package's card, reached through this file: a name a card or row also spells would
+                # have answered first, so this also shows that no name is listed twice.
+                top = payload["matches"][0] if payload["matches"] else {}
+                ok = code == 0 and top.get("concept") == entry.card and top.get("matched_kind") == "package"
+            if not ok:
+                wrong.append(query)
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
+def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.PackageVocabulary) -> None:
+    concepts = kb.load_glossary(GLOSSARY, with_rows=False).concepts
+    texts = {cid: " ".join([c.summary, *(t.caveat or "" for _, t in c.terms.items())]) for cid, c in concepts.items()}
+    named = []
+    for entry in kb.vocabulary_entries(vocab):
+        if entry.card is None:
+            spelled = vocab.namespaces[0] + entry.qualified[len(vocab.package):]
+            pattern = re.compile(r"(?<![\w.])" + re.escape(spelled) + r"(?!\w)")
+            named += [f"{spelled} (named by {cid})" for cid, text in texts.items() if pattern.search(text)]
+    assert not named, named
+
+
+def test_a_name_no_card_covers_is_named_in_text_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert lookup.run("tl.reshape") == 1
+    err = capsys.readouterr().err
+    assert "triton.language.reshape" in err and "Shape Manipulation Ops" in err and "no concept card" in err
+
+
+def test_a_backend_filter_keeps_another_packages_name_out() -> None:
+    index = kb.load_index()
+    assert kb.search(index, "tl.sort", backend="mlx") == []
+    assert kb.search(index, "tl.sort", backend="triton")[0].concept == "parallel-primitives"
+
+
+BROKEN = {
+    "unknown-card": ("groups:\n  - {section: S, card: no-such-card, names: [sort]}\n", "no concept 'no-such-card'"),
+    "repeated": ("groups:\n  - {section: S, card: null, names: [sort]}\n  - {section: T, card: null, names: [sort]}\n",
+                 "listed twice"),
+    "not-a-name": ("groups:\n  - {section: S, card: null, names: ['not a name']}\n", "names"),
+}
+
+
+def test_a_broken_vocabulary_file_is_a_problem_at_its_line(tmp_path: Path) -> None:
+    root = tmp_path / "glossary"
+    shutil.copytree(GLOSSARY, root, ignore=shutil.ignore_patterns("symbols", "translate"))
+    head = "package: triton.language\nversion: '1'\nnamespaces: [tl]\nsource: https://example.org/x\n"
+    for name, (groups, _) in BROKEN.items():
+        (root / "vocabulary" / f"{name}.yaml").write_text(head + groups)
+    (root / "vocabulary" / "not-yaml.yaml").write_text("package: [oops\n")
+    problems = [str(p) for p in kb.load_glossary(root, with_rows=False).problems]
+    for name, (_, message) in {**BROKEN, "not-yaml": ("", "")}.items():
+        mine = [p for p in problems if f"{name}.yaml:" in p]
+        assert mine and any(message.lower() in p.lower() for p in mine), (name, problems)
