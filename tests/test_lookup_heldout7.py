@@ -1,0 +1,127 @@
+"""Lookup on a seventh held-out set, measured once (tests/data/lookup_queries_heldout7.yaml).
+
+The set has 200 queries taken as they came, without steering toward or away from what the glossary
+covers, from pages found through search: vendor documentation and API reference indexes (CUDA runtime
+stream and graph references, the CUDA and HIP environment-variable tables, HIP runtime reference
+sections and hip_ext.h, HIPIFY tables, Apple's Metal symbol and article pages, MLX usage and API pages,
+triton-lang.org's Config page, index and Gluon API), binding docs (cuda-python, MLX-C and its Rust
+wrappers, emlx) and GitHub issue and pull-request titles and threads. Each query names its page. It holds
+40 CUDA, 40 HIP/ROCm, 30 Metal, 25 MLX and 25 Triton queries (exact spellings of APIs, types, flags,
+attributes, environment variables and metrics, and multi-word titles, headings and error messages), 15
+GPU or product names, 10 misspellings of a term on the cited page and 15 unrelated words from the same
+pages. Thirty-six expect `none`: the 15 unrelated words, 13 GPUs that no spec sheet or architecture card
+names, and 8 real terms that no card is about (argument-buffer residency and MTLResourceUsage, MLX weight
+saving and optimizers, triton.testing's assert_close). Expected answers were settled from the glossary
+files and committed before lookup was run on any query; lookup was not changed for it.
+
+First run: 136 of 200 right at the top (68.0%); 35 of the 36 `none` queries exit 1 (MTLResourceUsage
+answers a card). By group (misspellings counted apart): CUDA 29/40, HIP/ROCm 26/40, Metal 18/30, MLX
+14/25, Triton 10/25, GPU names 15/15, misspellings 9/10, unrelated 15/15. Of the 64 misses, 49 exit 1
+and 15 answer a wrong card or row first. They are pinned below by kind. A query that newly goes wrong
+fails the test; a pinned miss that lookup now answers is reported as a warning, so it can come off the
+list and the figure be raised.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_lookup_queries import check_cited, check_unrelated_exit, wrong_queries
+
+DATA = Path(__file__).parent / "data" / "lookup_queries_heldout7.yaml"
+QUERIES = yaml.safe_load(DATA.read_text())["queries"]
+RIGHT_AT_FIRST_RUN = 136
+RIGHT_NOW = 136
+# What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
+KNOWN_MISSES = {
+    # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
+    "TORCH_USE_CUDA_DSA",
+    "smsp__warps_issue_stalled_branch_resolving",
+    "warp_execution_efficiency",
+    "GPU_DEVICE_ORDINAL",
+    "HSA_CU_MASK",
+    "ROC_GLOBAL_CU_MASK",
+    "HIP_FORCE_QUEUE_PROFILING",
+    "HIPCC_VERBOSE",
+    "AMD_LOG_LEVEL",
+    "AMD_COMGR_ACTION_COMPILE_SOURCE_TO_BC",
+    "llvm.amdgcn.mfma.f32.32x32x4f16",
+    "rocminfo --support",
+    "MTL4ComputePipelineDescriptor",
+    "MTLStorageModeMemoryless",
+    "MTLDispatchTypeSerial",
+    "useHeap(_:)",
+    "shapeless",
+    "--q-group-size",
+    "pre_hook",
+    "restore_value",
+    "reset_to_zero",
+    "ir_override",
+    "tl.cdiv",
+    "triton.testing.Benchmark",
+    "set_auto_layout",
+    "convert_layout",
+    "tt.divisibility",
+    "ttg.local_alloc",
+    "tritonamdgpu-block-pingpong",
+    "triton.runtime.errors.OutOfResources",
+    # a known term inside a code fragment: exits 1
+    "code=700(cudaErrorIllegalAddress)",
+    "pipe.commit_and_wait()",
+    # a phrase, title, heading or error message whose words no card label carries: exits 1
+    "bindless textures",
+    "Dynamic Control Flow in CUDA Graphs with Conditional Nodes",
+    "Error polling for event status: failed to query event",
+    "Kernel Replay",
+    "Cannot find CO in the bundle",
+    "Missing CO for these ISAs",
+    "Choosing a resource storage mode for Apple GPUs",
+    "Setting resource storage modes",
+    "Copying data to a private resource",
+    "vector-Jacobian products",
+    "Using Streams",
+    "Distributed Communication",
+    "Exporting Functions",
+    "[metal::Device] Unable to load kernel input_coherent",
+    "Grouped Query Attention",
+    "Debugging Triton",
+    # a misspelling that no near spelling reaches: exits 1
+    "TRITON_PRINT_AUTOTUNNING",
+    # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
+    "launch__registers_per_thread",  # [launch-bounds]
+    "nvprof --query-metrics",  # [rocprof]
+    "Stream Memory Operations",  # [stream-ordered-allocation]
+    "Setting the number of compute units",  # [streaming-multiprocessor]
+    "-mwavefrontsize64",  # [device-properties]
+    "Add basic SIMD shuffle up/down",  # [sm-sub-partition]
+    "MTLComputePassDescriptor",  # [sanitizer]
+    "MTLResourceUsage",  # [register-pressure]; expects none
+    "MTLResourceOptions",  # [register-pressure]
+    "computeCommandEncoderWithDescriptor",  # [copy-engine]
+    "MLX_METAL_FAST_SYNCH",  # [fast-math-intrinsics]
+    "Incorrect results when running mx.fast.metal_kernel with M1 Max processor",  # [row:<<<>>>]
+    "mlx_fast_metal_kernel_config",  # [autotuning]
+    "#triton_gpu.blocked",  # [global-memory]
+    "buffer_load_to_local",  # [device-malloc]
+}
+
+
+@pytest.mark.slow
+def test_seventh_held_out_queries_land_first() -> None:
+    # every `none` query but the pinned one (MTLResourceUsage) exits 1
+    check_unrelated_exit([e for e in QUERIES if e["q"] not in KNOWN_MISSES], 136, 35)
+    wrong = set(wrong_queries(QUERIES))
+    new = sorted(wrong - KNOWN_MISSES)
+    assert not new, f"queries that newly land wrong: {new}"
+    fixed = sorted(KNOWN_MISSES - wrong)
+    if fixed:
+        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
+    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+
+
+def test_every_query_names_where_its_wording_came_from() -> None:
+    check_cited(DATA, QUERIES, KNOWN_MISSES, RIGHT_NOW)
