@@ -27,6 +27,9 @@ Dotted = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A
 class VocabularyGroup(Strict):
     section: NonEmpty
     module: Dotted | None = None  # a submodule under the package (`random` for mx.random.X)
+    # Keyword parameters of this callable (`autotune` for triton.autotune's reset_to_zero): code spells
+    # them bare, so only distinctive ones belong here.
+    parameters_of: Dotted | None = None
     card: ConceptId | None
     names: list[Identifier]
 
@@ -49,15 +52,19 @@ class PackageVocabulary(Strict):
 
 @dataclass(frozen=True)
 class VocabularyEntry:
-    """One public name: its module path (mlx.core.random), bare name, section and card (None: no card)."""
+    """One public name: its module path (mlx.core.random), bare name, section and card (None: no card);
+    for a keyword parameter, the callable it belongs to (triton.autotune)."""
 
     module: str
     name: str
     section: str
     card: str | None
+    parameter_of: str | None = None
 
     @property
     def qualified(self) -> str:
+        if self.parameter_of:
+            return f"{self.parameter_of}({self.name}=...)"
         return f"{self.module}.{self.name}"
 
 
@@ -77,26 +84,34 @@ def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: 
             continue
         seen: set[tuple[str | None, str]] = set()
         for g, group in enumerate(vocab.groups):
+            where = group.parameters_of or group.module
             if group.card is not None and group.card not in cards:
                 problems.append(Problem(shown, loaded.line_of(("groups", g, "card")), f"no concept {group.card!r}"))
             for name in group.names:
-                if (group.module, name) in seen:
+                if (where, name) in seen:
                     problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
                                             f"{name!r} is listed twice for {vocab.package}"))
-                seen.add((group.module, name))
+                seen.add((where, name))
         found.append(vocab)
     return found
 
 
 def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
-    return [VocabularyEntry(f"{vocab.package}.{g.module}" if g.module else vocab.package, name, g.section, g.card)
-            for g in vocab.groups for name in g.names]
+    out = []
+    for g in vocab.groups:
+        module = f"{vocab.package}.{g.module}" if g.module else vocab.package
+        owner = f"{module}.{g.parameters_of}" if g.parameters_of else None
+        out += [VocabularyEntry(module, name, g.section, g.card, owner) for name in g.names]
+    return out
 
 
 def spellings(vocab: PackageVocabulary) -> dict[str, VocabularyEntry]:
     """Each way code spells a listed name (tl.sort, triton.language.sort) -> its entry."""
     out: dict[str, VocabularyEntry] = {}
     for entry in entries(vocab):
+        if entry.parameter_of:
+            out[entry.name] = entry
+            continue
         inner = entry.module[len(vocab.package):]  # ".random" or ""
         for ns in vocab.namespaces:
             out[f"{ns}{inner}.{entry.name}"] = entry
