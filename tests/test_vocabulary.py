@@ -111,6 +111,23 @@ def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.Package
     assert not named, named
 
 
+FAMILIES = kb.load_glossary(GLOSSARY, with_rows=False).name_families
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.prefix)
+def test_a_counter_name_of_each_family_reaches_its_card(family: kb.NameFamily) -> None:
+    name = family.prefix + ("warps_launched.sum" if family.prefix.islower() else "BUSY_CYCLES")
+    code, payload = _answer(name)
+    assert code == 0 and payload["matches"][0]["concept"] == family.card
+    assert payload["matches"][0]["matched_kind"] == "family"
+
+
+def test_a_prefix_alone_is_no_counter_name() -> None:
+    index = kb.load_index()
+    assert kb.name_family(index, "SQ_") is None and kb.name_family(index, "smsp__") is None
+    assert kb.name_family(index, "SQ WAVES") is None
+
+
 def test_a_name_no_card_covers_is_named_in_text_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert lookup.run("tl.reshape") == 1
     err = capsys.readouterr().err
@@ -138,7 +155,9 @@ def test_a_broken_vocabulary_file_is_a_problem_at_its_line(tmp_path: Path) -> No
     for name, (groups, _) in BROKEN.items():
         (root / "vocabulary" / f"{name}.yaml").write_text(head + groups)
     (root / "vocabulary" / "not-yaml.yaml").write_text("package: [oops\n")
+    (root / "vocabulary" / "bad-family.yaml").write_text(
+        "families:\n  - {prefix: smsp__, tool: T, unit: U, card: no-such-card, source: https://example.org/x}\n")
     problems = [str(p) for p in kb.load_glossary(root, with_rows=False).problems]
-    for name, (_, message) in {**BROKEN, "not-yaml": ("", "")}.items():
+    for name, (_, message) in {**BROKEN, "not-yaml": ("", ""), "bad-family": ("", "no concept")}.items():
         mine = [p for p in problems if f"{name}.yaml:" in p]
         assert mine and any(message.lower() in p.lower() for p in mine), (name, problems)

@@ -29,6 +29,9 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     entry = kb.vocabulary_entry(index, m.matched) if m.kind == "package" else None
     if entry is not None:
         how = f"{entry[3]}, {entry[2]}; score {m.score:g}"
+    family = kb.name_family(index, m.matched) if m.kind == "family" else None
+    if family is not None:
+        how = f"{family[2]} counter name, unit: {family[3]} ({family[0]}); score {m.score:g}"
     lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({how})", ""]
     lines.append(_wrap(c.summary, width, "  "))
     lines.append("")

@@ -124,7 +124,8 @@ def build(root: Path) -> dict[str, Any]:
     gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g)}
+            "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g),
+            "counter_families": [[f.prefix, f.card, f.tool, f.unit] for f in g.name_families]}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
 
@@ -358,7 +359,7 @@ _MEMO: dict[str, Index] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals", "vocabulary")
+CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals", "vocabulary", "counter_families")
 
 
 # One label a concept answers to: (label, concept id, kind of label, backend of a symbol or name).
@@ -787,7 +788,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         entry = vocabulary_entry(index, q)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
-        for m in package_matches(index, q, backend):
+        for m in package_matches(index, q, backend) or family_matches(index, code):
             offer(m)
 
     if not best:
@@ -892,6 +893,25 @@ def package_matches(index: Index, query: str, backend: str | None) -> list[Match
     if backend and owner and backend != owner:
         return []
     return [Match(entry[0], SCORE_PACKAGE, query, "package", owner)]
+
+
+SCORE_FAMILY = 88.0  # a profiler counter named by a documented prefix (smsp__..., SQ_...)
+_COUNTER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*__?[A-Za-z0-9_.]*[A-Za-z0-9]$")
+
+
+def name_family(index: Index, query: str) -> list[Any] | None:
+    """[prefix, card, tool, unit] of the counter family whose prefix begins `query`, or None."""
+    if not _COUNTER_NAME.match(query):
+        return None
+    for family in index.get("counter_families") or ():
+        if query.startswith(family[0]) and len(query) > len(family[0]):
+            return list(family)
+    return None
+
+
+def family_matches(index: Index, query: str) -> list[Match]:
+    family = name_family(index, query)
+    return [Match(family[1], SCORE_FAMILY, query, "family", None)] if family else []
 
 
 SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)

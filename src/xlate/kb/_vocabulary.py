@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import StringConstraints, field_validator
 
 from xlate.kb._model import ConceptId, NonEmpty, Strict, Url
-from xlate.kb._yamlio import Problem, load_validated
+from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
 FOLDER = "vocabulary"
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -50,6 +50,21 @@ class PackageVocabulary(Strict):
     groups: list[VocabularyGroup]
 
 
+class NameFamily(Strict):
+    """Names a tool builds from a fixed prefix: Nsight Compute's metrics (smsp__warps_launched.sum) or
+    a ROCm hardware block's counters (SQ_WAVES)."""
+
+    prefix: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*_{1,2}$")]
+    tool: NonEmpty
+    unit: NonEmpty  # what the prefix names: the hardware unit the counter belongs to
+    card: ConceptId
+    source: Url
+
+
+class NameFamilies(Strict):
+    families: list[NameFamily]
+
+
 @dataclass(frozen=True)
 class VocabularyEntry:
     """One public name: its module path (mlx.core.random), bare name, section and card (None: no card);
@@ -73,27 +88,43 @@ def files(root: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> list[PackageVocabulary]:
-    """Every vocabulary file under `root`, validated; a card no concept has, or a name listed twice in one
-    module, is a problem at its line."""
-    found: list[PackageVocabulary] = []
+def load(root: Path, cards: set[str], display: Callable[[Path], str],
+         problems: list[Problem]) -> tuple[list[PackageVocabulary], list[NameFamily]]:
+    """Every vocabulary file under `root`, validated: a package's names, or name families (a file with
+    a `families` list). A card no concept has, or a name listed twice in one module, is a problem at its
+    line."""
+    packages: list[PackageVocabulary] = []
+    families: list[NameFamily] = []
     for path in files(root):
         shown = display(path)
-        vocab, loaded = load_validated(PackageVocabulary, path, shown, problems)
-        if vocab is None or loaded is None:
+        try:
+            loaded = load_yaml(path, shown)
+        except YamlError as exc:
+            problems.append(exc.problem)
+            continue
+        is_families = isinstance(loaded.data, dict) and "families" in loaded.data
+        item, found = validate(NameFamilies if is_families else PackageVocabulary, loaded, shown)
+        problems.extend(found)
+        if item is None:
+            continue
+        if isinstance(item, NameFamilies):
+            for f, family in enumerate(item.families):
+                if family.card not in cards:
+                    problems.append(Problem(shown, loaded.line_of(("families", f, "card")), f"no concept {family.card!r}"))
+            families += item.families
             continue
         seen: set[tuple[str | None, str]] = set()
-        for g, group in enumerate(vocab.groups):
+        for g, group in enumerate(item.groups):
             where = group.parameters_of or group.module
             if group.card is not None and group.card not in cards:
                 problems.append(Problem(shown, loaded.line_of(("groups", g, "card")), f"no concept {group.card!r}"))
             for name in group.names:
                 if (where, name) in seen:
                     problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
-                                            f"{name!r} is listed twice for {vocab.package}"))
+                                            f"{name!r} is listed twice for {item.package}"))
                 seen.add((where, name))
-        found.append(vocab)
-    return found
+        packages.append(item)
+    return packages, families
 
 
 def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
