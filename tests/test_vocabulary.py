@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import importlib
 import io
+import inspect
 import json
 import re
 import shutil
+import types
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,16 @@ def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
     return module
 
 
+def _parameters(owner: object) -> set[str]:
+    """A callable's parameter names: its signature, or for a compiled binding that has none (nanobind),
+    the signature line its docstring opens with."""
+    try:
+        return set(inspect.signature(owner).parameters)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        head = (getattr(owner, "__doc__", "") or "").split("\n", 1)[0]
+        return set(re.findall(r"[(,]\s*\*?\s*([A-Za-z_]\w*)\s*[:=]", head))
+
+
 def _answer(query: str) -> tuple[int, dict]:
     out = io.StringIO()
     code = lookup.run(query, fmt="json", out=out)
@@ -42,7 +54,15 @@ def _answer(query: str) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
 def test_every_listed_name_exists_in_the_installed_package(vocab: kb.PackageVocabulary) -> None:
-    missing = [e.qualified for e in kb.vocabulary_entries(vocab) if not hasattr(_module(vocab, e.module), e.name)]
+    missing = []
+    for e in kb.vocabulary_entries(vocab):
+        module = _module(vocab, e.module)
+        if e.parameter_of:
+            present = e.name in _parameters(getattr(module, e.parameter_of.rsplit(".", 1)[-1]))
+        else:
+            present = hasattr(module, e.name)
+        if not present:
+            missing.append(e.qualified)
     assert not missing, missing
 
 
@@ -51,15 +71,15 @@ def test_every_listed_name_exists_in_the_installed_package(vocab: kb.PackageVoca
 def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.PackageVocabulary) -> None:
     index = kb.load_index()
     listed = {e.qualified for e in kb.vocabulary_entries(vocab)}
-    modules = {e.module for e in kb.vocabulary_entries(vocab)}
+    modules = {e.module for e in kb.vocabulary_entries(vocab) if not e.parameter_of}
     ns = vocab.namespaces[0]
     unplaced = []
     for dotted in sorted(modules):
         module = _module(vocab, dotted)
         for name in (n for n in dir(module) if not n.startswith("_")):
             qualified = f"{dotted}.{name}"
-            if qualified in listed or qualified in modules:
-                continue
+            if qualified in listed or qualified in modules or isinstance(getattr(module, name), types.ModuleType):
+                continue  # listed, or a submodule (its names are listed under it where they are API)
             spelled = ns + qualified[len(vocab.package):]
             top = kb.search(index, spelled, limit=1)
             if not (top and top[0].score >= kb.SCORE_LOOSE - 1 and top[0].kind != "package"):
@@ -73,7 +93,7 @@ def test_lookup_answers_each_listed_name_with_its_card_or_says_none_covers_it(vo
     wrong = []
     for i, entry in enumerate(kb.vocabulary_entries(vocab)):
         for ns in vocab.namespaces[:None if i < 20 else 1]:  # the long spelling of the first twenty
-            query = ns + entry.qualified[len(vocab.package):]
+            query = entry.name if entry.parameter_of else ns + entry.qualified[len(vocab.package):]
             code, payload = _answer(query)
             if entry.card is None:
                 ok = code == 1 and not payload["matches"] and payload.get("package", {}).get("card") is None
@@ -93,11 +113,28 @@ def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.Package
     texts = {cid: " ".join([c.summary, *(t.caveat or "" for _, t in c.terms.items())]) for cid, c in concepts.items()}
     named = []
     for entry in kb.vocabulary_entries(vocab):
-        if entry.card is None:
+        if entry.card is None and not entry.parameter_of:
             spelled = vocab.namespaces[0] + entry.qualified[len(vocab.package):]
             pattern = re.compile(r"(?<![\w.])" + re.escape(spelled) + r"(?!\w)")
             named += [f"{spelled} (named by {cid})" for cid, text in texts.items() if pattern.search(text)]
     assert not named, named
+
+
+FAMILIES = kb.load_glossary(GLOSSARY, with_rows=False).name_families
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.prefix)
+def test_a_counter_name_of_each_family_reaches_its_card(family: kb.NameFamily) -> None:
+    name = family.prefix + ("warps_launched.sum" if family.prefix.islower() else "BUSY_CYCLES")
+    code, payload = _answer(name)
+    assert code == 0 and payload["matches"][0]["concept"] == family.card
+    assert payload["matches"][0]["matched_kind"] == "family"
+
+
+def test_a_prefix_alone_is_no_counter_name() -> None:
+    index = kb.load_index()
+    assert kb.name_family(index, "SQ_") is None and kb.name_family(index, "smsp__") is None
+    assert kb.name_family(index, "SQ WAVES") is None
 
 
 def test_a_name_no_card_covers_is_named_in_text_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,7 +164,9 @@ def test_a_broken_vocabulary_file_is_a_problem_at_its_line(tmp_path: Path) -> No
     for name, (groups, _) in BROKEN.items():
         (root / "vocabulary" / f"{name}.yaml").write_text(head + groups)
     (root / "vocabulary" / "not-yaml.yaml").write_text("package: [oops\n")
+    (root / "vocabulary" / "bad-family.yaml").write_text(
+        "families:\n  - {prefix: smsp__, tool: T, unit: U, card: no-such-card, source: https://example.org/x}\n")
     problems = [str(p) for p in kb.load_glossary(root, with_rows=False).problems]
-    for name, (_, message) in {**BROKEN, "not-yaml": ("", "")}.items():
+    for name, (_, message) in {**BROKEN, "not-yaml": ("", ""), "bad-family": ("", "no concept")}.items():
         mine = [p for p in problems if f"{name}.yaml:" in p]
         assert mine and any(message.lower() in p.lower() for p in mine), (name, problems)

@@ -29,6 +29,9 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     entry = kb.vocabulary_entry(index, m.matched) if m.kind == "package" else None
     if entry is not None:
         how = f"{entry[3]}, {entry[2]}; score {m.score:g}"
+    family = kb.name_family(index, m.matched) if m.kind == "family" else None
+    if family is not None:
+        how = f"{family[2]} counter name, unit: {family[3]} ({family[0]}); score {m.score:g}"
     lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({how})", ""]
     lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
@@ -161,16 +164,21 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         derived = _derived_row(cleaned)
         if derived is not None:
             rows = [(derived, "cuda")]
+    spelled = cleaned  # the spelling the rows were found under
+    from_span = False
     if not rows and matches and (matches[0].kind == "span" or (matches[0].kind == "fuzzy" and matches[0].backend == "cuda")):
         rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names or misspells
+        spelled, from_span = matches[0].matched, matches[0].kind == "span"
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
     concepts_shown = {m.concept for m in matches}
     rows = [(r, s) for r, s in rows if r.sides or r.concept not in concepts_shown]
     # What the reader sees first: a CUDA symbol's row (and its concept's card), unless the query is
     # exactly a concept's own name and matched other rows only as another backend's spelling.
+    # A sentence that names another backend's spelling (mx.fast.metal_kernel in a bug title) is about
+    # that spelling's own concept first; the CUDA row it pairs with follows.
     row_leads = bool(rows) and (rows[0][1] == "cuda" or not matches or matches[0].score < kb.SCORE_NAME
-                                or matches[0].concept == rows[0][0].concept)
+                                or matches[0].concept == rows[0][0].concept) and not (from_span and rows[0][1] != "cuda")
     if row_leads:
         first = rows[0][0].concept
         matches.sort(key=lambda m: m.concept != first)
@@ -198,7 +206,7 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
         return EXIT_FINDINGS
-    row_cards = [row_card(r, s, cleaned) for r, s in rows]
+    row_cards = [row_card(r, s, spelled) for r, s in rows]
     concept_cards = [card(index, matches[0])] if matches else []
     parts = row_cards + ([gpu_card(gpu)] if gpu else []) + concept_cards
     if not row_leads:

@@ -59,7 +59,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "search": ("_index", "search"),
     "suggestions": ("_index", "suggestions"),
     "vocabulary_entry": ("_index", "vocabulary_entry"),
+    "name_family": ("_index", "name_family"),
     "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
+    "NameFamily": ("_vocabulary", "NameFamily"),
     "vocabulary_entries": ("_vocabulary", "entries"),
     "Category": ("_model", "Category"),
     "Concept": ("_model", "Concept"),
@@ -145,7 +147,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
-    "vocabulary_entry", "write_schema", "PackageVocabulary",
+    "vocabulary_entry", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -207,6 +209,10 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         search as search,
         suggestions as suggestions,
         vocabulary_entry as vocabulary_entry,
+        name_family as name_family,
+    )
+    from xlate.kb._vocabulary import (
+        NameFamily as NameFamily,
     )
     from xlate.kb._vocabulary import (
         PackageVocabulary as PackageVocabulary,

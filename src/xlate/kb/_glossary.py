@@ -30,7 +30,7 @@ from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_vali
 if TYPE_CHECKING:
     import networkx as nx
 
-    from xlate.kb._vocabulary import PackageVocabulary
+    from xlate.kb._vocabulary import NameFamily, PackageVocabulary
 
     from xlate.kb._sheets import GpuSheet
 
@@ -70,6 +70,7 @@ class Glossary:
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # CUDA spelling -> compiled symbol row
     row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
     vocabularies: list[PackageVocabulary] = field(default_factory=list)  # package names no card spells
+    name_families: list[NameFamily] = field(default_factory=list)  # prefixes of profiler counter names
     _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
 
     def incoming(self) -> dict[str, list[Edge]]:
@@ -178,7 +179,8 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
 
     _check_unique_names(glossary)
     _check_symbols(glossary)
-    glossary.vocabularies = vocabulary.load(root, set(glossary.concepts), glossary._display, glossary.problems)
+    glossary.vocabularies, glossary.name_families = vocabulary.load(root, set(glossary.concepts), glossary._display,
+                                                                    glossary.problems)
     _check_edges(glossary)
     if with_rows:
         from xlate.kb import _rows as rows

@@ -124,7 +124,8 @@ def build(root: Path) -> dict[str, Any]:
     gpus = {gid: s.card() for gid, s in sheets.items()}
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
-            "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g)}
+            "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g),
+            "counter_families": [[f.prefix, f.card, f.tool, f.unit] for f in g.name_families]}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
 
@@ -358,7 +359,7 @@ _MEMO: dict[str, Index] = {}
 # translate and the language server's scanner need, and the card part (concepts, labels, GPU sheets),
 # which lookup and hover need. A reader parses the card part only when it first asks for one of its
 # keys, so a cold explain does not pay for the cards.
-CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals", "vocabulary")
+CARD_KEYS = ("concepts", "gpu_names", "gpus", "labels", "loose", "spell_keys", "spell_vals", "vocabulary", "counter_families")
 
 
 # One label a concept answers to: (label, concept id, kind of label, backend of a symbol or name).
@@ -771,7 +772,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # that spell it qualified answer before a leading part of it (fast) does.
         found: dict[str, Match] = {}
         for full in qualified:
-            for m in _exact(index, full, backend)[0].values():
+            for m in _named_exactly(index, full, backend):
                 if m.concept not in found or m.score > found[m.concept].score:
                     found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
         if found:
@@ -787,7 +788,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         entry = vocabulary_entry(index, q)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
-        for m in package_matches(index, q, backend):
+        for m in package_matches(index, q, backend) or family_matches(index, code) or binding_matches(index, code, backend):
             offer(m)
 
     if not best:
@@ -808,6 +809,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # variable, when a card names it, before any other term in it.
         for m in _exact(index, setting.group(1), backend)[0].values() or text_mentions(index, setting.group(1)):
             offer(Match(m.concept, round(min(m.score, SCORE_SPAN) - 0.5, 2), setting.group(1), "span", m.backend))
+    if not best:
+        # A documentation heading that opens with a verb ("Using Streams", "Creating Events"): the thing
+        # it is about, when that is a label as it stands or in the singular, and not a vendor's name alone.
+        for m in heading_matches(index, q, backend):
+            offer(m)
     if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
@@ -892,6 +898,45 @@ def package_matches(index: Index, query: str, backend: str | None) -> list[Match
     if backend and owner and backend != owner:
         return []
     return [Match(entry[0], SCORE_PACKAGE, query, "package", owner)]
+
+
+_HEADING_VERB = re.compile(r"^(?:using|creating|choosing|setting|selecting|managing|understanding|configuring|"
+                           r"enabling|allocating|launching|synchronizing|querying|recording|capturing|"
+                           r"handling|working with)\s+(?:an?\s+|the\s+)?(.+)$", re.IGNORECASE)
+
+
+def heading_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    heading = _HEADING_VERB.match(query)
+    if not heading:
+        return []
+    topic = heading.group(1)
+    if all(_stem(w) in QUALIFIERS for w in _words(topic)):
+        return []  # "Debugging Triton" is not about Triton as a whole
+    for form in dict.fromkeys((topic, topic[:-1] if topic.endswith("s") and not topic.endswith("ss") else topic)):
+        found = _exact(index, form, backend)[0]
+        if found:
+            return [Match(m.concept, round(SCORE_WORDS - (100.0 - m.score) / 100.0 - 0.5, 2), m.matched, "words", m.backend)
+                    for m in found.values()]
+    return []
+
+
+SCORE_FAMILY = 88.0  # a profiler counter named by a documented prefix (smsp__..., SQ_...)
+_COUNTER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*__?[A-Za-z0-9_.]*[A-Za-z0-9]$")
+
+
+def name_family(index: Index, query: str) -> list[Any] | None:
+    """[prefix, card, tool, unit] of the counter family whose prefix begins `query`, or None."""
+    if not _COUNTER_NAME.match(query):
+        return None
+    for family in index.get("counter_families") or ():
+        if query.startswith(family[0]) and len(query) > len(family[0]):
+            return list(family)
+    return None
+
+
+def family_matches(index: Index, query: str) -> list[Match]:
+    family = name_family(index, query)
+    return [Match(family[1], SCORE_FAMILY, query, "family", None)] if family else []
 
 
 SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomic add float" lacks one)
@@ -1090,11 +1135,11 @@ def _own_word(index: Index, token: str) -> bool:
 
 def _exact_or_qualified(index: Index, span: str, backend: str | None) -> dict[str, Match]:
     """_exact, or failing it the qualified spellings of a bare code name (scaled_dot_product_attention)."""
-    found = _exact(index, span, backend)[0]
+    found = _exact(index, span, backend)[0] or {m.concept: m for m in package_matches(index, span, backend)}
     if found or " " in span:
         return found
     for full in qualified_names(index, code_name(span)):
-        for m in _exact(index, full, backend)[0].values():
+        for m in _named_exactly(index, full, backend):
             if m.concept not in found or m.score > found[m.concept].score:
                 found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
     return found
@@ -1531,7 +1576,45 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
 @_once_per_index
 def _qualified_spellings(index: Index) -> list[str]:
     """Every row name and every symbol label: what a bare or shortened code name is matched against."""
-    return names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"]
+    vocabulary = [spelling for spelling, entry in (index.get("vocabulary") or {}).items() if entry[0] and "." in spelling]
+    return names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"] + vocabulary
+
+
+@_once_per_index
+def _binding_forms(index: Index) -> dict[str, str]:
+    """Each dotted spelling as a C binding writes it, separators as underscores (mx.fast.metal_kernel ->
+    mx_fast_metal_kernel and mlx_fast_metal_kernel) -> the spelling; computed once per index."""
+    out: dict[str, str] = {}
+    for n in _qualified_spellings(index):
+        if "." in n and re.fullmatch(r"[A-Za-z_][\w.]*", n):
+            flat = n.replace(".", "_")
+            out.setdefault(flat, n)
+            if n.startswith("mx."):
+                out.setdefault("mlx_" + flat[3:], n)
+    return out
+
+
+_BINDING_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}$")
+
+
+def binding_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A C binding's name of a dotted API (mlx_fast_metal_kernel_config): the longest dotted spelling
+    whose underscored form the name is or begins with."""
+    if not _BINDING_NAME.match(query):
+        return []
+    forms = _binding_forms(index)
+    parts = query.split("_")
+    for end in range(len(parts), 2, -1):
+        full = forms.get("_".join(parts[:end]))
+        if full:
+            return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), full, "loose", m.backend)
+                    for m in _named_exactly(index, full, backend)]
+    return []
+
+
+def _named_exactly(index: Index, spelling: str, backend: str | None) -> list[Match]:
+    """What a full spelling names: a row, symbol, name or alias, else a package name's card."""
+    return list(_exact(index, spelling, backend)[0].values()) or package_matches(index, spelling, backend)
 
 
 @_once_per_index

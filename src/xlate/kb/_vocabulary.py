@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import StringConstraints, field_validator
 
 from xlate.kb._model import ConceptId, NonEmpty, Strict, Url
-from xlate.kb._yamlio import Problem, load_validated
+from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
 
 FOLDER = "vocabulary"
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -27,6 +27,9 @@ Dotted = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A
 class VocabularyGroup(Strict):
     section: NonEmpty
     module: Dotted | None = None  # a submodule under the package (`random` for mx.random.X)
+    # Keyword parameters of this callable (`autotune` for triton.autotune's reset_to_zero): code spells
+    # them bare, so only distinctive ones belong here.
+    parameters_of: Dotted | None = None
     card: ConceptId | None
     names: list[Identifier]
 
@@ -47,17 +50,36 @@ class PackageVocabulary(Strict):
     groups: list[VocabularyGroup]
 
 
+class NameFamily(Strict):
+    """Names a tool builds from a fixed prefix: Nsight Compute's metrics (smsp__warps_launched.sum) or
+    a ROCm hardware block's counters (SQ_WAVES)."""
+
+    prefix: Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9]*_{1,2}$")]
+    tool: NonEmpty
+    unit: NonEmpty  # what the prefix names: the hardware unit the counter belongs to
+    card: ConceptId
+    source: Url
+
+
+class NameFamilies(Strict):
+    families: list[NameFamily]
+
+
 @dataclass(frozen=True)
 class VocabularyEntry:
-    """One public name: its module path (mlx.core.random), bare name, section and card (None: no card)."""
+    """One public name: its module path (mlx.core.random), bare name, section and card (None: no card);
+    for a keyword parameter, the callable it belongs to (triton.autotune)."""
 
     module: str
     name: str
     section: str
     card: str | None
+    parameter_of: str | None = None
 
     @property
     def qualified(self) -> str:
+        if self.parameter_of:
+            return f"{self.parameter_of}({self.name}=...)"
         return f"{self.module}.{self.name}"
 
 
@@ -66,37 +88,61 @@ def files(root: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> list[PackageVocabulary]:
-    """Every vocabulary file under `root`, validated; a card no concept has, or a name listed twice in one
-    module, is a problem at its line."""
-    found: list[PackageVocabulary] = []
+def load(root: Path, cards: set[str], display: Callable[[Path], str],
+         problems: list[Problem]) -> tuple[list[PackageVocabulary], list[NameFamily]]:
+    """Every vocabulary file under `root`, validated: a package's names, or name families (a file with
+    a `families` list). A card no concept has, or a name listed twice in one module, is a problem at its
+    line."""
+    packages: list[PackageVocabulary] = []
+    families: list[NameFamily] = []
     for path in files(root):
         shown = display(path)
-        vocab, loaded = load_validated(PackageVocabulary, path, shown, problems)
-        if vocab is None or loaded is None:
+        try:
+            loaded = load_yaml(path, shown)
+        except YamlError as exc:
+            problems.append(exc.problem)
+            continue
+        is_families = isinstance(loaded.data, dict) and "families" in loaded.data
+        item, found = validate(NameFamilies if is_families else PackageVocabulary, loaded, shown)
+        problems.extend(found)
+        if item is None:
+            continue
+        if isinstance(item, NameFamilies):
+            for f, family in enumerate(item.families):
+                if family.card not in cards:
+                    problems.append(Problem(shown, loaded.line_of(("families", f, "card")), f"no concept {family.card!r}"))
+            families += item.families
             continue
         seen: set[tuple[str | None, str]] = set()
-        for g, group in enumerate(vocab.groups):
+        for g, group in enumerate(item.groups):
+            where = group.parameters_of or group.module
             if group.card is not None and group.card not in cards:
                 problems.append(Problem(shown, loaded.line_of(("groups", g, "card")), f"no concept {group.card!r}"))
             for name in group.names:
-                if (group.module, name) in seen:
+                if (where, name) in seen:
                     problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
-                                            f"{name!r} is listed twice for {vocab.package}"))
-                seen.add((group.module, name))
-        found.append(vocab)
-    return found
+                                            f"{name!r} is listed twice for {item.package}"))
+                seen.add((where, name))
+        packages.append(item)
+    return packages, families
 
 
 def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
-    return [VocabularyEntry(f"{vocab.package}.{g.module}" if g.module else vocab.package, name, g.section, g.card)
-            for g in vocab.groups for name in g.names]
+    out = []
+    for g in vocab.groups:
+        module = f"{vocab.package}.{g.module}" if g.module else vocab.package
+        owner = f"{module}.{g.parameters_of}" if g.parameters_of else None
+        out += [VocabularyEntry(module, name, g.section, g.card, owner) for name in g.names]
+    return out
 
 
 def spellings(vocab: PackageVocabulary) -> dict[str, VocabularyEntry]:
     """Each way code spells a listed name (tl.sort, triton.language.sort) -> its entry."""
     out: dict[str, VocabularyEntry] = {}
     for entry in entries(vocab):
+        if entry.parameter_of:
+            out[entry.name] = entry
+            continue
         inner = entry.module[len(vocab.package):]  # ".random" or ""
         for ns in vocab.namespaces:
             out[f"{ns}{inner}.{entry.name}"] = entry
