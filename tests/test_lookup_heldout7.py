@@ -20,6 +20,21 @@ answers a card). By group (misspellings counted apart): CUDA 29/40, HIP/ROCm 26/
 and 15 answer a wrong card or row first. They are pinned below by kind. A query that newly goes wrong
 fails the test; a pinned miss that lookup now answers is reported as a warning, so it can come off the
 list and the figure be raised.
+
+Then lookup was changed, calibrating on half of the set only: the queries at even positions (0-based, in
+file order) were the calibration half, whose misses alone were read; the odd positions were the
+validation half, not read. The package vocabularies (every public name of triton.language, Gluon's
+language module, the triton package and mlx.core with its submodules, placed on a card or marked as
+covered by none) and the environment-variable aliases had been written before either half was run.
+Calibration half 61 -> 78 of 100; validation half 74 -> 78 of 100 (the honest held-out gain of the
+general changes); whole set 156 of 200 (78.0%). The changes: profiler counter names by their documented
+prefix families (smsp__, lts__, SQ_, TCC_ ...); a documentation heading that opens with a verb ("Using
+Streams") read as its topic; a bare member name reaching a package vocabulary's spelling; a C binding's
+underscored name (mlx_fast_metal_kernel_config) reaching the dotted API; triton.autotune's and
+triton.Config's keyword parameters; a sentence that names another backend's spelling leading with that
+spelling's concept; and aliases the calibration misses showed missing (bindless textures, kernel replay,
+stream memory operations, conditional graph nodes, vector-Jacobian products). The set is no longer held
+out.
 """
 
 from __future__ import annotations
@@ -38,19 +53,16 @@ RIGHT_AT_FIRST_RUN = 136
 # One first-run hit was a coincidence: tl.assume reached fast-math-intrinsics through the word "assume"
 # in a sentence about fast math. The package vocabulary (glossary/vocabulary) lists tl.assume as a
 # compiler hint no card covers, so lookup now says what it is and exits 1.
-RIGHT_NOW = 135
+RIGHT_NOW = 156
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
     "TORCH_USE_CUDA_DSA",
-    "smsp__warps_issue_stalled_branch_resolving",
     "warp_execution_efficiency",
-    "GPU_DEVICE_ORDINAL",
     "HSA_CU_MASK",
     "ROC_GLOBAL_CU_MASK",
     "HIP_FORCE_QUEUE_PROFILING",
     "HIPCC_VERBOSE",
-    "AMD_LOG_LEVEL",
     "AMD_COMGR_ACTION_COMPILE_SOURCE_TO_BC",
     "llvm.amdgcn.mfma.f32.32x32x4f16",
     "rocminfo --support",
@@ -58,16 +70,8 @@ KNOWN_MISSES = {
     "MTLStorageModeMemoryless",
     "MTLDispatchTypeSerial",
     "useHeap(_:)",
-    "shapeless",
     "--q-group-size",
-    "pre_hook",
-    "restore_value",
-    "reset_to_zero",
-    "ir_override",
-    "tl.cdiv",
     "triton.testing.Benchmark",
-    "set_auto_layout",
-    "convert_layout",
     "tt.divisibility",
     "ttg.local_alloc",
     "tritonamdgpu-block-pingpong",
@@ -76,28 +80,20 @@ KNOWN_MISSES = {
     "code=700(cudaErrorIllegalAddress)",
     "pipe.commit_and_wait()",
     # a phrase, title, heading or error message whose words no card label carries: exits 1
-    "bindless textures",
-    "Dynamic Control Flow in CUDA Graphs with Conditional Nodes",
     "Error polling for event status: failed to query event",
-    "Kernel Replay",
     "Cannot find CO in the bundle",
     "Missing CO for these ISAs",
     "Choosing a resource storage mode for Apple GPUs",
     "Setting resource storage modes",
     "Copying data to a private resource",
-    "vector-Jacobian products",
-    "Using Streams",
     "Distributed Communication",
     "Exporting Functions",
     "[metal::Device] Unable to load kernel input_coherent",
     "Grouped Query Attention",
     "Debugging Triton",
     # a misspelling that no near spelling reaches: exits 1
-    "TRITON_PRINT_AUTOTUNNING",
     # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
-    "launch__registers_per_thread",  # [launch-bounds]
     "nvprof --query-metrics",  # [rocprof]
-    "Stream Memory Operations",  # [stream-ordered-allocation]
     "Setting the number of compute units",  # [streaming-multiprocessor]
     "-mwavefrontsize64",  # [device-properties]
     "Add basic SIMD shuffle up/down",  # [sm-sub-partition]
@@ -106,8 +102,6 @@ KNOWN_MISSES = {
     "MTLResourceOptions",  # [register-pressure]
     "computeCommandEncoderWithDescriptor",  # [copy-engine]
     "MLX_METAL_FAST_SYNCH",  # [fast-math-intrinsics]
-    "Incorrect results when running mx.fast.metal_kernel with M1 Max processor",  # [row:<<<>>>]
-    "mlx_fast_metal_kernel_config",  # [autotuning]
     "#triton_gpu.blocked",  # [global-memory]
     "buffer_load_to_local",  # [device-malloc]
     # a package name the vocabulary places under no card (the expected cards do not discuss it): exits 1
@@ -118,7 +112,7 @@ KNOWN_MISSES = {
 @pytest.mark.slow
 def test_seventh_held_out_queries_land_first() -> None:
     # every `none` query but the pinned one (MTLResourceUsage) exits 1
-    check_unrelated_exit([e for e in QUERIES if e["q"] not in KNOWN_MISSES], 130, 35)
+    check_unrelated_exit([e for e in QUERIES if e["q"] not in KNOWN_MISSES], 150, 35)
     wrong = set(wrong_queries(QUERIES))
     new = sorted(wrong - KNOWN_MISSES)
     assert not new, f"queries that newly land wrong: {new}"
