@@ -36,6 +36,13 @@ def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
     return module
 
 
+def _spelled(vocab: kb.PackageVocabulary, entry: kb.VocabularyEntry, ns: str | None = None) -> str:
+    """How code writes a listed name: bare for a parameter or a global API (Metal), else namespaced."""
+    if entry.parameter_of or not vocab.namespaces:
+        return entry.name
+    return (ns or vocab.namespaces[0]) + entry.qualified[len(vocab.package):]
+
+
 def _parameters(owner: object) -> set[str]:
     """A callable's parameter names: its signature, or for a compiled binding that has none (nanobind),
     the signature line its docstring opens with."""
@@ -54,6 +61,10 @@ def _answer(query: str) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
 def test_every_listed_name_exists_in_the_installed_package(vocab: kb.PackageVocabulary) -> None:
+    if not vocab.namespaces:
+        # A framework this machine cannot load (Metal): each group names the header that declares it.
+        assert all(g.header for g in vocab.groups), [g.section for g in vocab.groups if not g.header]
+        return
     missing = []
     for e in kb.vocabulary_entries(vocab):
         module = _module(vocab, e.module)
@@ -69,6 +80,8 @@ def test_every_listed_name_exists_in_the_installed_package(vocab: kb.PackageVoca
 @pytest.mark.slow
 @pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
 def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.PackageVocabulary) -> None:
+    if not vocab.namespaces:
+        pytest.skip(f"{vocab.package} cannot be introspected here; its names come from the headers each group cites")
     index = kb.load_index()
     listed = {e.qualified for e in kb.vocabulary_entries(vocab)}
     modules = {e.module for e in kb.vocabulary_entries(vocab) if not e.parameter_of}
@@ -92,8 +105,8 @@ def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.Packag
 def test_lookup_answers_each_listed_name_with_its_card_or_says_none_covers_it(vocab: kb.PackageVocabulary) -> None:
     wrong = []
     for i, entry in enumerate(kb.vocabulary_entries(vocab)):
-        for ns in vocab.namespaces[:None if i < 20 else 1]:  # the long spelling of the first twenty
-            query = entry.name if entry.parameter_of else ns + entry.qualified[len(vocab.package):]
+        for ns in vocab.namespaces[:None if i < 20 else 1] or [""]:  # the long spelling of the first twenty
+            query = _spelled(vocab, entry, ns)
             code, payload = _answer(query)
             if entry.card is None:
                 ok = code == 1 and not payload["matches"] and payload.get("package", {}).get("card") is None
@@ -114,7 +127,7 @@ def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.Package
     named = []
     for entry in kb.vocabulary_entries(vocab):
         if entry.card is None and not entry.parameter_of:
-            spelled = vocab.namespaces[0] + entry.qualified[len(vocab.package):]
+            spelled = _spelled(vocab, entry)
             pattern = re.compile(r"(?<![\w.])" + re.escape(spelled) + r"(?!\w)")
             named += [f"{spelled} (named by {cid})" for cid, text in texts.items() if pattern.search(text)]
     assert not named, named

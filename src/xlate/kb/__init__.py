@@ -62,6 +62,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "name_family": ("_index", "name_family"),
     "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
     "NameFamily": ("_vocabulary", "NameFamily"),
+    "VocabularyEntry": ("_vocabulary", "VocabularyEntry"),
     "vocabulary_entries": ("_vocabulary", "entries"),
     "Category": ("_model", "Category"),
     "Concept": ("_model", "Concept"),
@@ -148,6 +149,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
     "vocabulary_entry", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
+    "VocabularyEntry",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -213,6 +215,9 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
     )
     from xlate.kb._vocabulary import (
         NameFamily as NameFamily,
+    )
+    from xlate.kb._vocabulary import (
+        VocabularyEntry as VocabularyEntry,
     )
     from xlate.kb._vocabulary import (
         PackageVocabulary as PackageVocabulary,

@@ -30,6 +30,7 @@ class VocabularyGroup(Strict):
     # Keyword parameters of this callable (`autotune` for triton.autotune's reset_to_zero): code spells
     # them bare, so only distinctive ones belong here.
     parameters_of: Dotted | None = None
+    header: NonEmpty | None = None  # where a non-Python API declares the names (a framework header and its release)
     card: ConceptId | None
     names: list[Identifier]
 
@@ -45,7 +46,9 @@ class VocabularyGroup(Strict):
 class PackageVocabulary(Strict):
     package: Dotted
     version: NonEmpty
-    namespaces: list[Dotted]  # how code spells the package: `tl` and `triton.language`
+    # How code spells the package's names: `tl` and `triton.language`; none for an API whose names are
+    # global (Metal's MTLHeap).
+    namespaces: list[Dotted]
     source: Url
     groups: list[VocabularyGroup]
 
@@ -146,6 +149,8 @@ def spellings(vocab: PackageVocabulary) -> dict[str, VocabularyEntry]:
         inner = entry.module[len(vocab.package):]  # ".random" or ""
         for ns in vocab.namespaces:
             out[f"{ns}{inner}.{entry.name}"] = entry
+        if not vocab.namespaces:
+            out[entry.name] = entry
     return out
 
 
