@@ -386,6 +386,7 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict[str, Any]], kernel
             words = label.replace("-", " ")
             lines.append(f"- {words[:1].upper() + words[1:]}: {links}")
         lines.append("")
+    lines += _package_names(g, c)
     lines += ["## Official documentation", ""]
     # Only Apple's addresses spell API names in lower case (threadexecutionwidth): restored from the text.
     apple = any("developer.apple.com/documentation" in u for b in BACKEND_ORDER if (t := getattr(c.terms, b)) for u in t.docs)
@@ -403,6 +404,33 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict[str, Any]], kernel
     if len(also) > 5:
         lines += ["## All names {#all-names}", "", ", ".join(prose(a) for a in also), ""]
     return "\n".join(lines)
+
+
+def _package_names(g: Glossary, c: Concept) -> list[str]:
+    """The package names and counter-name prefixes the glossary's vocabularies send to this card, so
+    a reader who arrived from `tl.sort` sees why; the same data lookup answers from."""
+    from xlate import kb
+
+    lines: list[str] = []
+    for vocab in g.vocabularies:
+        spelled = [e for e in kb.vocabulary_entries(vocab) if e.card == c.id]
+        if not spelled:
+            continue
+        ns = vocab.namespaces[0] if vocab.namespaces else ""
+        by_section: dict[str, list[str]] = {}
+        for e in spelled:
+            name = e.name if e.parameter_of or not ns else ns + e.qualified[len(vocab.package):]
+            by_section.setdefault(e.section, []).append(f"`{name}`")
+        parts = "; ".join(f"{', '.join(names)} ({escape(section)})" for section, names in by_section.items())
+        lines.append(f"- {escape(vocab.package)} {escape(vocab.version)}: {parts}")
+    families = [f for f in g.name_families if f.card == c.id]
+    for tool in dict.fromkeys(f.tool for f in families):
+        prefixes = ", ".join(f"`{f.prefix}` ({escape(f.unit)})" for f in families if f.tool == tool)
+        lines.append(f"- {escape(tool)} counter names beginning {prefixes}")
+    if not lines:
+        return []
+    return ["## Names that lead here {#package-names}", "",
+            "Names that no row pairs across vendors, which lookup answers with this card:", "", *lines, ""]
 
 
 def rule_title(name: str) -> str:
