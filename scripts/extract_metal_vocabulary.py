@@ -384,11 +384,16 @@ CROSS: list[Rule] = [
     (words("LogState"), "shader logging", "device-printf"),
     (words("ArgumentEncoder", "ArgumentBuffer", "GpuResourceID") + "|MTLResourceID", "argument buffers", "kernel-launch"),
     (r"[Rr]esidency", "residency sets", None),
+    # Declaring what a dispatch reads through argument buffers (residency and usage) has no CUDA
+    # counterpart and no card: memory a CUDA kernel can address is resident.
+    (r"^use(Resource|Resources|Heap|Heaps)$|^MTLResourceUsage", "resource residency and usage", None),
     (r"[Ss]parse|Mapping", "sparse resources and page mappings", "virtual-memory-management"),
     (r"StorageMode|storageMode|CPUCacheMode|cpuCacheMode", "storage and CPU cache modes", "unified-memory"),
     (r"HazardTracking|hazardTracking", "hazard tracking", None),
-    (r"^requiredThreadsPerThreadgroup$|^threadGroupSizeIsMultipleOfThreadExecutionWidth$", "threadgroup size limits",
-     "launch-bounds"),
+    (r"^requiredThreadsPerThreadgroup$", "threadgroup size limits", "launch-bounds"),
+    # A promise that the threadgroup size is a multiple of the SIMD-group width: a fact about the warp
+    # size, not a bound on the block.
+    (r"^threadGroupSizeIsMultipleOfThreadExecutionWidth$", "threadgroup size and SIMD width", "warp-size"),
     (r"[Aa]rchive", "binary archives", "fat-binary"),
     (r"[Ss]haderValidation", "shader validation", "sanitizer"),
     (r"^setThreadgroupMemoryLength$", "threadgroup memory size", "dynamic-shared-memory"),

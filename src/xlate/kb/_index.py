@@ -877,7 +877,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
 
 
 SCORE_PACKAGE = 88.5  # a package's public name that its vocabulary file gives a card (tl.sort)
-_PACKAGE_BACKEND = {"triton": "triton", "mlx": "mlx"}
+_PACKAGE_BACKEND = {"triton": "triton", "mlx": "mlx", "Metal": "metal"}
 
 
 def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
