@@ -754,8 +754,10 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
-    loose spelling (a bare namespace member as its rows spell it qualified) > a chip an architecture
-    card names > a phrase's words or a term inside it > an identifier a card's text names > a
+    loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
+    its vocabulary file places (or none: the search ends empty), a counter by its documented prefix, a C
+    binding's name of a dotted API > a chip an architecture card names > a documentation heading's topic
+    > a phrase's words or a term inside it > an identifier a card's text names > a
     command's tool > a phrase's initials, an error code's words or one card's vocabulary > fuzzy > a
     swapped pair of letters or reordered letters > a family prefix or a tool's prefix > an
     identifier's words (NVGPUWarpSpecializationPass). Each step runs
