@@ -122,15 +122,28 @@ def test_lookup_answers_each_listed_name_with_its_card_or_says_none_covers_it(vo
 
 @pytest.mark.parametrize("vocab", VOCABULARIES, ids=lambda v: v.package)
 def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.PackageVocabulary) -> None:
-    concepts = kb.load_glossary(GLOSSARY, with_rows=False).concepts
-    texts = {cid: " ".join([c.summary, *(t.caveat or "" for _, t in c.terms.items())]) for cid, c in concepts.items()}
     named = []
     for entry in kb.vocabulary_entries(vocab):
         if entry.card is None and not entry.parameter_of:
             spelled = _spelled(vocab, entry)
-            pattern = re.compile(r"(?<![\w.])" + re.escape(spelled) + r"(?!\w)")
-            named += [f"{spelled} (named by {cid})" for cid, text in texts.items() if pattern.search(text)]
+            named += [f"{spelled} (named by {cid})" for cid in sorted(_NAMED_IN_PROSE.get(spelled, ()))]
     assert not named, named
+
+
+def _names_in_prose() -> dict[str, set[str]]:
+    """Every code-like word of the cards' summaries and caveats (and each leading dotted part of it:
+    tl.reshape of tl.reshape.foo) -> the cards whose prose writes it."""
+    out: dict[str, set[str]] = {}
+    for cid, c in kb.load_glossary(GLOSSARY, with_rows=False).concepts.items():
+        text = " ".join([c.summary, *(t.caveat or "" for _, t in c.terms.items())])
+        for token in re.findall(r"(?<![\w.])[A-Za-z_][\w.]*", text):
+            parts = token.rstrip(".").split(".")
+            for end in range(1, len(parts) + 1):
+                out.setdefault(".".join(parts[:end]), set()).add(cid)
+    return out
+
+
+_NAMED_IN_PROSE = _names_in_prose()
 
 
 FAMILIES = kb.load_glossary(GLOSSARY, with_rows=False).name_families
