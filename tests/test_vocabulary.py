@@ -19,7 +19,8 @@ import pytest
 from xlate import kb, lookup
 
 GLOSSARY = Path(__file__).resolve().parents[1] / "glossary"
-VOCABULARIES = kb.load_glossary(GLOSSARY, with_rows=False).vocabularies
+_GLOSSARY = kb.load_glossary(GLOSSARY, with_rows=False)
+VOCABULARIES = _GLOSSARY.vocabularies
 
 
 def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
@@ -34,13 +35,6 @@ def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
     for part in dotted[len(vocab.package):].strip(".").split(".") if dotted != vocab.package else ():
         module = getattr(module, part)
     return module
-
-
-def _spelled(vocab: kb.PackageVocabulary, entry: kb.VocabularyEntry, ns: str | None = None) -> str:
-    """How code writes a listed name: bare for a parameter or a global API (Metal), else namespaced."""
-    if entry.parameter_of or not vocab.namespaces:
-        return entry.name
-    return (ns or vocab.namespaces[0]) + entry.qualified[len(vocab.package):]
 
 
 def _parameters(owner: object) -> set[str]:
@@ -105,8 +99,8 @@ def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.Packag
 def test_lookup_answers_each_listed_name_with_its_card_or_says_none_covers_it(vocab: kb.PackageVocabulary) -> None:
     wrong = []
     for i, entry in enumerate(kb.vocabulary_entries(vocab)):
-        for ns in vocab.namespaces[:None if i < 20 else 1] or [""]:  # the long spelling of the first twenty
-            query = _spelled(vocab, entry, ns)
+        for ns in vocab.namespaces[:None if i < 20 else 1] or [None]:  # the long spelling of the first twenty
+            query = kb.vocabulary_spelling(vocab, entry, ns)
             code, payload = _answer(query)
             if entry.card is None:
                 ok = code == 1 and not payload["matches"] and payload.get("package", {}).get("card") is None
@@ -125,7 +119,7 @@ def test_no_card_names_what_the_vocabulary_says_no_card_covers(vocab: kb.Package
     named = []
     for entry in kb.vocabulary_entries(vocab):
         if entry.card is None and not entry.parameter_of:
-            spelled = _spelled(vocab, entry)
+            spelled = kb.vocabulary_spelling(vocab, entry)
             named += [f"{spelled} (named by {cid})" for cid in sorted(_NAMED_IN_PROSE.get(spelled, ()))]
     assert not named, named
 
@@ -134,7 +128,7 @@ def _names_in_prose() -> dict[str, set[str]]:
     """Every code-like word of the cards' summaries and caveats (and each leading dotted part of it:
     tl.reshape of tl.reshape.foo) -> the cards whose prose writes it."""
     out: dict[str, set[str]] = {}
-    for cid, c in kb.load_glossary(GLOSSARY, with_rows=False).concepts.items():
+    for cid, c in _GLOSSARY.concepts.items():
         text = " ".join([c.summary, *(t.caveat or "" for _, t in c.terms.items())])
         for token in re.findall(r"(?<![\w.])[A-Za-z_][\w.]*", text):
             parts = token.rstrip(".").split(".")
@@ -146,7 +140,7 @@ def _names_in_prose() -> dict[str, set[str]]:
 _NAMED_IN_PROSE = _names_in_prose()
 
 
-FAMILIES = kb.load_glossary(GLOSSARY, with_rows=False).name_families
+FAMILIES = _GLOSSARY.name_families
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.prefix)

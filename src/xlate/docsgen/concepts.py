@@ -416,11 +416,9 @@ def _package_names(g: Glossary, c: Concept) -> list[str]:
         spelled = [e for e in kb.vocabulary_entries(vocab) if e.card == c.id]
         if not spelled:
             continue
-        ns = vocab.namespaces[0] if vocab.namespaces else ""
         by_section: dict[str, list[str]] = {}
         for e in spelled:
-            name = e.name if e.parameter_of or not ns else ns + e.qualified[len(vocab.package):]
-            by_section.setdefault(e.section, []).append(f"`{name}`")
+            by_section.setdefault(e.section, []).append(f"`{kb.vocabulary_spelling(vocab, e)}`")
         parts = "; ".join(f"{', '.join(names)} ({escape(section)})" for section, names in by_section.items())
         lines.append(f"- {escape(vocab.package)} {escape(vocab.version)}: {parts}")
     families = [f for f in g.name_families if f.card == c.id]

@@ -64,6 +64,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "NameFamily": ("_vocabulary", "NameFamily"),
     "VocabularyEntry": ("_vocabulary", "VocabularyEntry"),
     "vocabulary_entries": ("_vocabulary", "entries"),
+    "vocabulary_spelling": ("_vocabulary", "spelling"),
     "Category": ("_model", "Category"),
     "Concept": ("_model", "Concept"),
     "Figure": ("_model", "Figure"),
@@ -148,7 +149,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "relation_path", "repo_root", "require_glossary", "resolve_gpu", "row_lints", "run_check", "run_claims",
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
-    "vocabulary_entry", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
+    "vocabulary_entry", "vocabulary_spelling", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
     "VocabularyEntry",
 ]
 
@@ -224,6 +225,9 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
     )
     from xlate.kb._vocabulary import (
         entries as vocabulary_entries,
+    )
+    from xlate.kb._vocabulary import (
+        spelling as vocabulary_spelling,
     )
     from xlate.kb._model import (
         Category as Category,

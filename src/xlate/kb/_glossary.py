@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel
 
+from xlate.kb import _vocabulary as vocabulary
 from xlate.kb._model import (
     REVERSE_LABEL,
     SYMMETRIC_EDGES,
@@ -22,15 +23,12 @@ from xlate.kb._model import (
     EdgeType,
     GpuSpec,
 )
-from xlate.kb import _vocabulary as vocabulary
 from xlate.kb._paths import display_path
 from xlate.kb._types import Edge
 from xlate.kb._yamlio import LoadedYaml, Location, Problem, YamlError, load_validated, load_yaml
 
 if TYPE_CHECKING:
     import networkx as nx
-
-    from xlate.kb._vocabulary import NameFamily, PackageVocabulary
 
     from xlate.kb._sheets import GpuSheet
 
@@ -69,8 +67,8 @@ class Glossary:
     problems: list[Problem] = field(default_factory=list)
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # CUDA spelling -> compiled symbol row
     row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
-    vocabularies: list[PackageVocabulary] = field(default_factory=list)  # package names no card spells
-    name_families: list[NameFamily] = field(default_factory=list)  # prefixes of profiler counter names
+    vocabularies: list[vocabulary.PackageVocabulary] = field(default_factory=list)  # package names no card spells
+    name_families: list[vocabulary.NameFamily] = field(default_factory=list)  # prefixes of profiler counter names
     _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
 
     def incoming(self) -> dict[str, list[Edge]]:

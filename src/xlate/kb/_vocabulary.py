@@ -8,7 +8,6 @@ sorting card and `mx.reshape` is named for what it is instead of falling through
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,24 +138,16 @@ def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
     return out
 
 
+def spelling(vocab: PackageVocabulary, entry: VocabularyEntry, namespace: str | None = None) -> str:
+    """How code writes a listed name: bare for a keyword parameter or a global API's name (Metal's),
+    else under `namespace` (by default the package's first: tl.sort, mx.random.gumbel)."""
+    if entry.parameter_of or not vocab.namespaces:
+        return entry.name
+    inner = entry.module[len(vocab.package):]  # ".random" or ""
+    return f"{namespace or vocab.namespaces[0]}{inner}.{entry.name}"
+
+
 def spellings(vocab: PackageVocabulary) -> dict[str, VocabularyEntry]:
     """Each way code spells a listed name (tl.sort, triton.language.sort) -> its entry."""
-    out: dict[str, VocabularyEntry] = {}
-    for entry in entries(vocab):
-        if entry.parameter_of:
-            out[entry.name] = entry
-            continue
-        inner = entry.module[len(vocab.package):]  # ".random" or ""
-        for ns in vocab.namespaces:
-            out[f"{ns}{inner}.{entry.name}"] = entry
-        if not vocab.namespaces:
-            out[entry.name] = entry
-    return out
-
-
-_PUBLIC = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-
-
-def public_names(module: object) -> list[str]:
-    """The names a module offers its users: no leading underscore."""
-    return sorted(n for n in dir(module) if _PUBLIC.match(n))
+    namespaces: list[str | None] = list(vocab.namespaces) or [None]
+    return {spelling(vocab, entry, ns): entry for entry in entries(vocab) for ns in namespaces}
