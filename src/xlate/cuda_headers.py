@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,7 +207,6 @@ def _library_skip(s: str, headers: CudaHeaders | None) -> Probe | None:
         if s.startswith(prefixes) and not headers.has(header):
             return Probe(s, skip=f"{header} is not in this toolkit install")
     return None
-    return Probe(s, "qualified" if "::" in s else "identifier")
 
 
 def _includes(headers: CudaHeaders, cccl: bool = True) -> list[str]:
@@ -277,10 +277,10 @@ def _verdicts(output: str, at: dict[int, str]) -> dict[str, tuple[str, str]]:
             continue  # `using ::cooperative_groups;`: the name is a namespace, so it is declared
         errors.setdefault(key, []).append(text)
         lines_with_error.setdefault(key, set()).add(line)
+    probe_lines = Counter(at.values())
     out: dict[str, tuple[str, str]] = {}
     for key, texts in errors.items():
-        probe_lines = sum(1 for v in at.values() if v == key)
-        if key in at.values() and len(lines_with_error[key]) < probe_lines:
+        if key in probe_lines and len(lines_with_error[key]) < probe_lines[key]:
             continue  # one of its forms compiled: a namespace member, or a class member
         missing = [t for t in texts if _UNDECLARED.search(t)]
         out[key] = ("missing", missing[0]) if missing else ("error", texts[0])

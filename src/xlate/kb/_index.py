@@ -790,7 +790,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         entry = vocabulary_entry(index, q)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
-        for m in package_matches(index, q, backend) or family_matches(index, code) or binding_matches(index, code, backend):
+        for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend):
             offer(m)
 
     if not best:
@@ -893,7 +893,11 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
 
 
 def package_matches(index: Index, query: str, backend: str | None) -> list[Match]:
-    entry = vocabulary_entry(index, query)
+    return _package_match(vocabulary_entry(index, query), query, backend)
+
+
+def _package_match(entry: list[Any] | None, query: str, backend: str | None) -> list[Match]:
+    """The card a vocabulary entry places the query on, unless the backend filter excludes its package."""
     if entry is None or entry[0] is None:
         return []
     owner = _PACKAGE_BACKEND.get(entry[1].split(".", 1)[0])
@@ -981,8 +985,6 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
         return got
 
     return cached
-
-
 
 
 @_once_per_index
@@ -1577,7 +1579,8 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
 
 @_once_per_index
 def _qualified_spellings(index: Index) -> list[str]:
-    """Every row name and every symbol label: what a bare or shortened code name is matched against."""
+    """Every row name, every symbol label and every dotted package name a vocabulary places on a card:
+    what a bare or shortened code name is matched against."""
     vocabulary = [spelling for spelling, entry in (index.get("vocabulary") or {}).items() if entry[0] and "." in spelling]
     return names(index) + [e[0] for e in index["labels"] if e[2] == "symbol"] + vocabulary
 
