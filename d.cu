@@ -1,2 +1,0 @@
-#include <cub/cub.cuh>
-int f(){ return cub::Difference()(3,1); }
