@@ -175,8 +175,13 @@ PHRASES = [
     ("tcgen05.alloc", "tcgen05"),  # a PTX instruction's modifiers
     ("shuffel", "warp-shuffle"),  # one swapped pair of letters
     ("__builtin_amdgcn_mfma_i32_16x16x32_i8", "warp-mma"),  # a variant of a family the glossary lists
+    ("llvm.amdgcn.readfirstlane.i32", "warp-broadcast"),  # an LLVM intrinsic read as its clang builtin
+    ("llvm.amdgcn.mfma.f32.16x16x16f16", "warp-mma"),  # ... or as a member of that builtin's family
+    ("llvm.nvvm.read.ptx.sreg.laneid", "lane-id"),  # an NVVM intrinsic read as its PTX special register
+    ("llvm.nvvm.shfl.sync.idx.i32", "cross-lane-hardware"),  # ... or as its PTX instruction
+    ("%%tid.x", "thread-index"),  # a special register with its component, escaped as inline assembly does
 ]
-UNRELATED = ["linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
+UNRELATED = ["llvm.amdgcn.no.such.intrinsic", "linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
 
 
 @pytest.mark.parametrize(("query", "concept"), PHRASES)

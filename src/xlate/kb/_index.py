@@ -561,6 +561,7 @@ _PY_NAMESPACES = ("mx.", "mlx.", "tl.", "triton.", "torch.", "jax.", "np.")
 _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
 _PREPROCESSOR = re.compile(r"^#\s*(?:if|elif|ifdef|ifndef|define|undef)\s+(?:!?\s*defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?.*$")
 _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.:]*)\[[^\]]*\]$")
+_PTX_REGISTER = re.compile(r"^%%?([a-z]+)(?:\.[xyz])?$")
 _AIR = re.compile(r"^air\.([a-z][a-z0-9_]*?)(?:\.[a-z0-9_.]+)?$")
 _TYPE_MODIFIER = re.compile(r"^[a-z]+\d+[a-z0-9]*$")  # e4m3x2, bf16, f32
 _PACKED = re.compile(r"x[24]$")
@@ -594,6 +595,9 @@ def symbol_variants(q: str) -> list[str]:
     bare = call.group(1) if call else q.removesuffix("()").strip()
     if bare != q:
         out.append(bare)
+    sreg = _PTX_REGISTER.match(bare)
+    if sreg:  # %tid.x and inline assembly's %%tid.x read the special register %tid
+        out.append("%" + sreg.group(1))
     air = _AIR.match(bare)
     if air:
         # An AIR intrinsic (air.simd_sum.f32) is the Metal library function of that name, with the
@@ -756,7 +760,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
     its vocabulary file places (or none: the search ends empty), a counter by its documented prefix, a C
-    binding's name of a dotted API > a chip an architecture card names > a documentation heading's topic
+    binding's name of a dotted API, an LLVM intrinsic by its clang builtin or PTX > a chip an architecture card names > a documentation heading's topic
     > a phrase's words or a term inside it > an identifier a card's text names > a
     command's tool > a phrase's initials, an error code's words or one card's vocabulary > fuzzy > a
     swapped pair of letters or reordered letters > a family prefix or a tool's prefix > an
@@ -790,7 +794,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         entry = vocabulary_entry(index, q)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
-        for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend):
+        for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
+                or intrinsic_matches(index, code, backend):
             offer(m)
 
     if not best:
@@ -1597,6 +1602,38 @@ def _binding_forms(index: Index) -> dict[str, str]:
             if n.startswith("mx."):
                 out.setdefault("mlx_" + flat[3:], n)
     return out
+
+
+# An LLVM target intrinsic as IR and compiler dumps print it (llvm.amdgcn.mfma.f32.32x32x4f16,
+# llvm.nvvm.read.ptx.sreg.tid.x): clang names the builtin that emits it by the same parts joined with
+# underscores (__builtin_amdgcn_mfma_f32_32x32x4f16, __nvvm_read_ptx_sreg_tid_x), as clang 19's IR for
+# those builtins shows; an overloaded intrinsic adds its operand types (readfirstlane.i32).
+_LLVM_INTRINSIC = re.compile(r"^llvm\.(amdgcn|nvvm)\.([a-z0-9_]+(?:\.[a-z0-9_]+)*)$")
+_INTRINSIC_BUILTIN = {"amdgcn": "__builtin_amdgcn_", "nvvm": "__nvvm_"}
+_OVERLOAD_TYPE = re.compile(r"^(?:[if]\d+|bf16|v\d+(?:[if]\d+|bf16)|p\d+)$")
+
+
+def intrinsic_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """An LLVM AMDGPU or NVVM intrinsic: what its clang builtin names, or failing that the family of
+    builtins that builtin extends (one MFMA variant among those the rows list)."""
+    spelled = _LLVM_INTRINSIC.match(query)
+    if not spelled:
+        return []
+    parts = spelled.group(2).split(".")
+    while len(parts) > 1 and _OVERLOAD_TYPE.match(parts[-1]):
+        parts.pop()
+    builtin = _INTRINSIC_BUILTIN[spelled.group(1)] + "_".join(parts)
+    spellings = [builtin]
+    if spelled.group(1) == "nvvm":
+        # NVVM intrinsics lower to the PTX of the same parts: a special register (read.ptx.sreg.laneid is
+        # %laneid) or an instruction (shfl.sync.bfly), which the rows spell.
+        sreg = parts[3:] if parts[:3] == ["read", "ptx", "sreg"] else []
+        spellings += ["%" + ".".join(sreg)] if sreg else [".".join(parts)]
+    for spelling in spellings:
+        found = _named_exactly(index, spelling, backend)
+        if found:
+            return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), spelling, "loose", m.backend) for m in found]
+    return [Match(m.concept, m.score, builtin, m.kind, m.backend) for m in prefix_family(index, builtin, backend)]
 
 
 _BINDING_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}$")
