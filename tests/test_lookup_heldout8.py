@@ -1,0 +1,139 @@
+"""Lookup on an eighth held-out set, measured once (tests/data/lookup_queries_heldout8.yaml).
+
+The set has 200 queries taken as they came, without steering toward or away from what the glossary
+covers, mostly from kinds of source the seventh set drew on little: GitHub issue and pull-request
+titles and threads (error messages, tool options and vendor terms as the engineers typed them), section
+headings of guides (the nvcc manual, HIP's porting, logging and RTC pages, ROCgdb's AMD GPU chapter,
+Apple's Metal Best Practices Guide, MLX's usage and developer guides, the Triton tutorials) and tool
+options (nsys, ncu, compute-sanitizer, rocprofv3, rocprof-compute, amdclang++, rocm-smi, xcrun metal,
+metallib, mlx.launch). Each query names its page. It holds 40 CUDA, 40 HIP/ROCm, 30 Metal, 25 MLX and
+25 Triton queries, 15 GPU or product names, 10 misspellings of a term on the cited page and 15
+unrelated words from the same pages. Twenty-nine expect `none`: the 15 unrelated words, 11 GPUs that no
+spec sheet or architecture card names, and 3 real terms that no card is about (Metal triple buffering
+and residency sets, MLX array indexing). Expected answers were settled from the glossary files and
+committed before lookup was run on any query; lookup was not changed for it.
+
+First run: 124 of 200 right at the top (62.0%); all 29 `none` queries exit 1. By group (misspellings
+counted apart): CUDA 21/40, HIP/ROCm 20/40, Metal 17/30, MLX 16/25, Triton 12/25, GPU names 13/15,
+misspellings 10/10, unrelated 15/15. Of the 76 misses, 66 exit 1 and 10 answer a wrong card first.
+They are pinned below by kind. A query that newly goes wrong fails the test; a pinned miss that lookup
+now answers is reported as a warning, so it can come off the list and the figure be raised.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+import yaml
+
+from test_lookup_queries import check_cited, check_unrelated_exit, wrong_queries
+
+DATA = Path(__file__).parent / "data" / "lookup_queries_heldout8.yaml"
+QUERIES = yaml.safe_load(DATA.read_text())["queries"]
+RIGHT_AT_FIRST_RUN = 124
+RIGHT_NOW = 124
+# What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
+KNOWN_MISSES = {
+    # an identifier, flag, tool, counter, error code or environment variable that no card label or row
+    # names (some appear in a card's prose or a row's caveat, which lookup does not match): exits 1
+    "--cuda-graph-trace=node",
+    "--cudabacktrace",
+    "emit_nvtx",
+    "--cuda-um-gpu-page-faults",
+    "--track-stream-ordered-races",
+    "--force-blocking-launches",
+    "--leak-check full",
+    "__cudaRegisterLinkedBinary",
+    "CUDA_SEPARABLE_COMPILATION",
+    "TORCH_CUDA_ARCH_LIST=9.0a+PTX",
+    "nv-nsight-cu-cli",
+    "dcgmproftester",
+    "+wavefrontsize64,-wavefrontsize32",
+    "MfmaUtil",
+    "--memory-copy-trace",
+    "rocpd2csv",
+    "-Rpass-analysis=kernel-resource-usage",
+    "ScratchSize [bytes/lane]",
+    "hipExtHostRegisterCoarseGrained",
+    "info dispatches",
+    "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION",
+    "v_mov_b32_dpp",
+    "maxSharedMemoryPerMultiProcessor",
+    "HIP_PARTIALLY_SUPPORTED",
+    "GL2C_HIT_sum",
+    "XPC_ERROR_CONNECTION_INTERRUPTED",
+    "kIOGPUCommandBufferCallbackErrorOutOfMemory",
+    "-frecord-sources",
+    "metal-dsymutil",
+    ".metallibsym",
+    "#pragma METAL fp contract(off)",
+    "MLX_JACCL_COORDINATOR",
+    "--q-bits",
+    "--q-mode",
+    "QuantizedBlockLoader",
+    "TRITON_DEBUG=1",
+    "CompileTimeAssertionFailure",
+    "TRITON_DEFAULT_FP_FUSION",
+    "RewriteTensorDescriptorToPointerPass",
+    "enable_fp_fusion",
+    "disallow_acc_multi_buffer",
+    # a Metal framework name the vocabulary places under no card, though a card covers its topic: exits 1
+    "MTLFence",
+    "MTLHazardTrackingModeUntracked",
+    # a phrase, title, heading or error message whose words no card label carries: exits 1
+    "the launch timed out and was terminated",
+    "TCC driver",
+    "Supported Host Compilers",
+    "handle smem > 48kb",
+    "Thread Synchronization",
+    "nvlink fatal : merge_elf failed",
+    "operation not permitted when stream is capturing",
+    "Logging HIP activity",
+    "HIP Logging Mask",
+    "Is there a tool similar to Nvidia-SMI for showing GPU utilisation?",
+    "the following reference is not handled",
+    "Metal heaps and offsets/aliasing",
+    "Compile Your Functions and Build Your Library at Build Time",
+    "Caused GPU Timeout Error",
+    "Internal Error (IOAF code 2067)",
+    "quadgroup permutation",
+    "Operations and Primitives",
+    "Conversion to NumPy and Other Frameworks",
+    "Tensor Parallelism",
+    "Low-Memory Dropout",
+    "Persistent Matmul",
+    "RuntimeError: PassManager::run failed",
+    # a misspelling that no near spelling reaches: exits 1 (none in this set)
+    # a word inside the query outranks the term, or a wrong card answers first (first answer in brackets)
+    "amdgcn.ballot",  # [machine-isa]
+    "-fgpu-rdc",  # [runtime-compilation]
+    "hip::device",  # [device-function]
+    "[METAL] Command buffer execution failed: Insufficient Memory",  # [stream]
+    "[Primitive::output_shapes] CumSum cannot infer output shapes.",  # [parallel-primitives]
+    "Group GEMM",  # [cutlass]
+    "Block Scaled Matrix Multiplication",  # [blas]
+    "GROUP_SIZE_M",  # [warp-size]
+    'How do "num_warps" and "num_stages" mean?',  # [async-copy]
+    # a GPU name form that lookup does not resolve to the architecture card naming it
+    "gfx940",  # exits 1
+    "GB10 DGX Spark",  # [gpudirect-storage]
+}
+
+
+@pytest.mark.slow
+def test_eighth_held_out_queries_land_first() -> None:
+    # every `none` query exits 1
+    check_unrelated_exit(QUERIES, 200, 29)
+    wrong = set(wrong_queries(QUERIES))
+    new = sorted(wrong - KNOWN_MISSES)
+    assert not new, f"queries that newly land wrong: {new}"
+    fixed = sorted(KNOWN_MISSES - wrong)
+    if fixed:
+        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
+    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+
+
+def test_every_query_names_where_its_wording_came_from() -> None:
+    check_cited(DATA, QUERIES, KNOWN_MISSES, RIGHT_NOW)
