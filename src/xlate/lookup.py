@@ -32,6 +32,11 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     family = kb.name_family(index, m.matched) if m.kind == "family" else None
     if family is not None:
         how = f"{family[2]} counter name, unit: {family[3]} ({family[0]}); score {m.score:g}"
+    option = kb.option_entries(index, m.matched)[1] if m.kind == "option" else []
+    if option:
+        how = f"option of {', '.join(dict.fromkeys(e[3] for e in option))}, {option[0][2]}; score {m.score:g}"
+    if m.kind == "message":
+        how = f"error string; score {m.score:g}"
     lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({how})", ""]
     lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
@@ -185,20 +190,31 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     lead = "row" if row_leads else ("gpu" if gpu else ("concept" if matches else ("row" if rows else None)))
     found = bool(rows or gpu or matches)
     package = kb.vocabulary_entry(index, cleaned) if not found else None
+    option, tools = kb.option_entries(index, cleaned) if not found and package is None else ("", [])
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],
                                    "gpu": {"id": gpu.id, **gpu.card()} if gpu else None,
                                    "matches": [kb.match_json(index, m) for m in matches]}
-        if not found and package is None:
+        if not found and package is None and not tools:
             payload["suggestions"] = kb.suggestions(index, cleaned)
         if package is not None:
             payload["package"] = {"name": package[1], "section": package[2], "release": package[3], "card": package[0]}
+        if tools:
+            payload["option"] = {"name": option, "of": [{"release": t[3], "section": t[2], "card": t[1]} for t in tools]}
         json.dump(payload, out, indent=2)
         out.write("\n")
         return EXIT_OK if found else EXIT_FINDINGS
     if package is not None:
         # Known, but about nothing the glossary covers (tl.reshape): say what it is, and still exit 1.
         print(f"{cleaned} is {package[1]} ({package[3]}, {package[2]}); no concept card covers it.", file=err)
+        return EXIT_FINDINGS
+    if tools:
+        # A known option: about nothing the glossary covers (nvcc --output-file), or about different cards
+        # in the tools that share its spelling (-G) when the line names no tool.
+        of = "; ".join(f"{t[3]} ({t[2]})" for t in tools)
+        why = "no concept card covers it" if all(t[1] is None for t in tools) else \
+            "name the tool for its card (e.g. `" + tools[0][0] + " " + option + "`)"
+        print(f"{option} is an option of {of}; {why}.", file=err)
         return EXIT_FINDINGS
     if not found:
         near = kb.suggestions(index, cleaned)

@@ -60,6 +60,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "suggestions": ("_index", "suggestions"),
     "vocabulary_entry": ("_index", "vocabulary_entry"),
     "name_family": ("_index", "name_family"),
+    "option_entries": ("_index", "option_entries"),
+    "error_message": ("_index", "error_message"),
+    "message_key": ("_index", "message_key"),
     "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
     "NameFamily": ("_vocabulary", "NameFamily"),
     "VocabularyEntry": ("_vocabulary", "VocabularyEntry"),
@@ -150,7 +153,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
     "vocabulary_entry", "vocabulary_spelling", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
-    "VocabularyEntry",
+    "VocabularyEntry", "option_entries", "error_message", "message_key",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -213,6 +216,9 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         suggestions as suggestions,
         vocabulary_entry as vocabulary_entry,
         name_family as name_family,
+        option_entries as option_entries,
+        error_message as error_message,
+        message_key as message_key,
     )
     from xlate.kb._vocabulary import (
         NameFamily as NameFamily,

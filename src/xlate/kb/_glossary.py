@@ -69,6 +69,8 @@ class Glossary:
     row_families: list[dict[str, Any]] = field(default_factory=list)  # naming rules for names in no row
     vocabularies: list[vocabulary.PackageVocabulary] = field(default_factory=list)  # package names no card spells
     name_families: list[vocabulary.NameFamily] = field(default_factory=list)  # prefixes of profiler counter names
+    tool_options: list[vocabulary.ToolOptions] = field(default_factory=list)  # every option of a command-line tool
+    error_messages: list[vocabulary.ErrorMessages] = field(default_factory=list)  # an API's error strings
     _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
 
     def incoming(self) -> dict[str, list[Edge]]:
@@ -177,8 +179,9 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
 
     _check_unique_names(glossary)
     _check_symbols(glossary)
-    glossary.vocabularies, glossary.name_families = vocabulary.load(root, set(glossary.concepts), glossary._display,
-                                                                    glossary.problems)
+    vocabularies = vocabulary.load(root, set(glossary.concepts), glossary._display, glossary.problems)
+    glossary.vocabularies, glossary.name_families = vocabularies.packages, vocabularies.families
+    glossary.tool_options, glossary.error_messages = vocabularies.tools, vocabularies.errors
     _check_edges(glossary)
     if with_rows:
         from xlate.kb import _rows as rows

@@ -125,7 +125,8 @@ def build(root: Path) -> dict[str, Any]:
     # Loose spellings precomputed once here, so a cold lookup does not run the regex over every label.
     data = {"version": INDEX_VERSION, "concepts": concepts, "labels": labels, "loose": [loose(e[0]) for e in labels],
             "gpus": gpus, "gpu_names": name_table(sheets.values()), "vocabulary": _vocabulary_payload(g),
-            "counter_families": [[f.prefix, f.card, f.tool, f.unit] for f in g.name_families]}
+            "counter_families": [[f.prefix, f.card, f.tool, f.unit] for f in g.name_families],
+            "tool_options": _options_payload(g), "error_messages": _messages_payload(g)}
     data.update(_rows_payload(g.rows, g.row_families, concepts))
     return data
 
@@ -139,6 +140,29 @@ def _vocabulary_payload(g: Any) -> dict[str, list[Any]]:
         for spelling, entry in vocabulary.spellings(vocab).items():
             out[spelling] = [entry.card, entry.qualified, entry.section, f"{vocab.package} {vocab.version}"]
     return out
+
+
+def _options_payload(g: Any) -> dict[str, list[Any]]:
+    """Each option a tool's vocabulary lists -> [[tool, card or None, section, release], ...]: an option
+    such as -o belongs to several tools."""
+    out: dict[str, list[Any]] = {}
+    for tool in g.tool_options:
+        for group in tool.groups:
+            for option in group.options:
+                out.setdefault(option, []).append([tool.tool, group.card, group.section, f"{tool.tool} {tool.version}"])
+    return out
+
+
+def _messages_payload(g: Any) -> list[list[str]]:
+    """[message as matched, error name, card, API and release] for each error string of a vocabulary."""
+    return [[message_key(e.message), e.name, m.card, f"{m.messages_of} {m.version}"]
+            for m in g.error_messages for e in m.errors]
+
+
+def message_key(text: str) -> str:
+    """An error string as it is matched: case-folded, words only (quotes, colons and a final period
+    differ between the string returned and the one a log or an issue title shows)."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.casefold()))
 
 
 # Side order inside a packed row and in the packed spelling table (row * 8 + position).
@@ -760,7 +784,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
     its vocabulary file places (or none: the search ends empty), a counter by its documented prefix, a C
-    binding's name of a dotted API, an LLVM intrinsic by its clang builtin or PTX > a chip an architecture card names > a documentation heading's topic
+    binding's name of a dotted API, an LLVM intrinsic by its clang builtin or PTX, an API's error string, a
+    tool's option (or none) > a chip an architecture card names > a documentation heading's topic
     > a phrase's words or a term inside it > an identifier a card's text names > a
     command's tool > a phrase's initials, an error code's words or one card's vocabulary > fuzzy > a
     swapped pair of letters or reordered letters > a family prefix or a tool's prefix > an
@@ -794,8 +819,12 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         entry = vocabulary_entry(index, q)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
+        option, entries = option_entries(index, q)
+        if entries and all(e[1] is None for e in entries):
+            return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
-                or intrinsic_matches(index, code, backend):
+                or intrinsic_matches(index, code, backend) or message_matches(index, q, backend) \
+                or option_matches(index, q, backend):
             offer(m)
 
     if not best:
@@ -909,6 +938,70 @@ def _package_match(entry: list[Any] | None, query: str, backend: str | None) -> 
     if backend and owner and backend != owner:
         return []
     return [Match(entry[0], SCORE_PACKAGE, query, "package", owner)]
+
+
+SCORE_OPTION = 88.5  # a tool's option that its vocabulary file places on a card (nvcc --use_fast_math)
+_OPTION_TOKEN = re.compile(r"^(--?[A-Za-z0-9][A-Za-z0-9_.+:-]*?)(?:=.*)?$")
+
+
+def option_entries(index: Index, query: str) -> tuple[str, list[list[Any]]]:
+    """The option a command line or a bare flag names (`nsys profile --cudabacktrace=all`, `-arch=sm_90`)
+    and its entries [tool, card, section, release], narrowed to the tool the line names when it names
+    one; ("", []) when the query holds no listed option."""
+    table = index.get("tool_options") or {}
+    if not table:
+        return "", []
+    tokens = query.split()
+    tools = {entry[0] for entries in table.values() for entry in entries}
+    named = [t for t in tokens if t in tools]
+    for token in tokens:
+        spelled = _OPTION_TOKEN.match(token)
+        if not spelled or not token.startswith("-"):
+            continue
+        option = spelled.group(1)
+        entries = table.get(option) or table.get(token) or []
+        if named:
+            entries = [e for e in entries if e[0] in named]
+        if entries:
+            return option, entries
+    return "", []
+
+
+def option_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """The cards a listed option is about. Options of different tools that share a spelling and are
+    about different things (-G) answer nothing unless the line names its tool."""
+    option, entries = option_entries(index, query)
+    cards = {e[1] for e in entries if e[1]}
+    if backend is not None or len(cards) != 1:
+        return []
+    return [Match(cards.pop(), SCORE_OPTION, option, "option", None)]
+
+
+def error_message(index: Index, query: str) -> list[str] | None:
+    """[error name, card, API and release] of the error string a query is or quotes (`RuntimeError: CUDA
+    error: an illegal memory access was encountered`). A string of four words or more is found anywhere
+    in the query; a shorter one (out of memory) only as the whole query or after the word "error"."""
+    key = message_key(query)
+    best: list[str] | None = None
+    for message, name, card, api in index.get("error_messages") or ():
+        words = message.count(" ") + 1
+        if words < 2 or best is not None and len(message) <= len(best[0]):
+            continue
+        anywhere = words >= 4 and f" {message} " in f" {key} "
+        if anywhere or key == message or key.endswith(f"error {message}"):
+            best = [message, name, card, api]
+    return best[1:] if best else None
+
+
+def message_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """An error string: the row of the error it belongs to, else the card its vocabulary names."""
+    found = error_message(index, query)
+    if found is None:
+        return []
+    name, card, _ = found
+    rows = [m for m in _exact(index, name, backend)[0].values()]
+    return [Match(m.concept, SCORE_OPTION, name, "message", m.backend) for m in rows] or \
+        ([Match(card, SCORE_OPTION - 0.5, name, "message", None)] if backend is None else [])
 
 
 _HEADING_VERB = re.compile(r"^(?:using|creating|choosing|setting|selecting|managing|understanding|configuring|"

@@ -70,7 +70,7 @@ def write_cache(path: Path, text: str | bytes, replaces: str | None = None) -> N
 STAMP_FILE = "content-stamps.json"
 # The modules that build the index: their code is part of what the index says, so they join its key.
 # The compiled index's format: part of its cache file name and of the content hash.
-INDEX_VERSION = 13
+INDEX_VERSION = 14
 BUILDER_MODULES = ("_index.py", "_rows.py", "_api.py", "_model.py", "_glossary.py", "_sheets.py", "_types.py", "_vocabulary.py")
 # A file changed this close to when its content was last hashed may change again without its stamp
 # changing (a same-size write within one timestamp tick; FAT's tick is 2 s): it is hashed again.

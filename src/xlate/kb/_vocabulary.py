@@ -16,7 +16,7 @@ from typing import Annotated
 from pydantic import StringConstraints, field_validator
 
 from xlate.kb._model import ConceptId, NonEmpty, Strict, Url
-from xlate.kb._yamlio import Problem, YamlError, load_yaml, validate
+from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 FOLDER = "vocabulary"
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
@@ -67,6 +67,51 @@ class NameFamilies(Strict):
     families: list[NameFamily]
 
 
+# An option as a tool's help or reference spells it, leading dashes included and without its value.
+Option = Annotated[str, StringConstraints(pattern=r"^--?[A-Za-z0-9][A-Za-z0-9_.+:-]*$")]
+Command = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9._+-]*$")]
+
+
+class OptionGroup(Strict):
+    section: NonEmpty
+    card: ConceptId | None  # None: an option about nothing GPU-specific (an output file, verbosity)
+    options: list[Option]
+
+
+class ToolOptions(Strict):
+    """Every option of one command-line tool (nvcc, rocprofv3), each placed on the card its topic is."""
+
+    tool: Command
+    version: NonEmpty
+    source: Url
+    listed_by: NonEmpty  # how the list was read: the help output of a release, or a reference page
+    groups: list[OptionGroup]
+
+
+class ErrorMessage(Strict):
+    name: Identifier
+    message: NonEmpty
+
+
+class ErrorMessages(Strict):
+    """The strings an API's error-string function returns, each with the error's name."""
+
+    messages_of: NonEmpty
+    version: NonEmpty
+    source: Url
+    listed_by: NonEmpty
+    card: ConceptId  # the card for an error no symbol row spells
+    errors: list[ErrorMessage]
+
+
+@dataclass
+class Vocabularies:
+    packages: list[PackageVocabulary]
+    families: list[NameFamily]
+    tools: list[ToolOptions]
+    errors: list[ErrorMessages]
+
+
 @dataclass(frozen=True)
 class VocabularyEntry:
     """One public name: its module path (mlx.core.random), bare name, section and card (None: no card);
@@ -90,13 +135,20 @@ def files(root: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
-def load(root: Path, cards: set[str], display: Callable[[Path], str],
-         problems: list[Problem]) -> tuple[list[PackageVocabulary], list[NameFamily]]:
-    """Every vocabulary file under `root`, validated: a package's names, or name families (a file with
-    a `families` list). A card no concept has, or a name listed twice in one module, is a problem at its
-    line."""
-    packages: list[PackageVocabulary] = []
-    families: list[NameFamily] = []
+def _kind(data: object) -> type[Strict]:
+    """Which kind of vocabulary a file holds, from its telling key."""
+    keys = data.keys() if isinstance(data, dict) else ()
+    for key, model in (("families", NameFamilies), ("tool", ToolOptions), ("messages_of", ErrorMessages)):
+        if key in keys:
+            return model
+    return PackageVocabulary
+
+
+def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> Vocabularies:
+    """Every vocabulary file under `root`, validated: a package's names, name families (a file with a
+    `families` list), a tool's options (`tool`) or an API's error strings (`messages_of`). A card no
+    concept has, or a name listed twice in one module or tool, is a problem at its line."""
+    out = Vocabularies([], [], [], [])
     for path in files(root):
         shown = display(path)
         try:
@@ -104,29 +156,42 @@ def load(root: Path, cards: set[str], display: Callable[[Path], str],
         except YamlError as exc:
             problems.append(exc.problem)
             continue
-        is_families = isinstance(loaded.data, dict) and "families" in loaded.data
-        item, found = validate(NameFamilies if is_families else PackageVocabulary, loaded, shown)
+        item, found = validate(_kind(loaded.data), loaded, shown)
         problems.extend(found)
-        if item is None:
-            continue
+
+        def card_known(card: str | None, at: tuple[str | int, ...], shown: str = shown, loaded: LoadedYaml = loaded) -> None:
+            if card is not None and card not in cards:
+                problems.append(Problem(shown, loaded.line_of(at), f"no concept {card!r}"))
+
         if isinstance(item, NameFamilies):
             for f, family in enumerate(item.families):
-                if family.card not in cards:
-                    problems.append(Problem(shown, loaded.line_of(("families", f, "card")), f"no concept {family.card!r}"))
-            families += item.families
-            continue
-        seen: set[tuple[str | None, str]] = set()
-        for g, group in enumerate(item.groups):
-            where = group.parameters_of or group.module
-            if group.card is not None and group.card not in cards:
-                problems.append(Problem(shown, loaded.line_of(("groups", g, "card")), f"no concept {group.card!r}"))
-            for name in group.names:
-                if (where, name) in seen:
-                    problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
-                                            f"{name!r} is listed twice for {item.package}"))
-                seen.add((where, name))
-        packages.append(item)
-    return packages, families
+                card_known(family.card, ("families", f, "card"))
+            out.families += item.families
+        elif isinstance(item, ToolOptions):
+            listed: set[str] = set()
+            for g, opts in enumerate(item.groups):
+                card_known(opts.card, ("groups", g, "card"))
+                for option in opts.options:
+                    if option in listed:
+                        problems.append(Problem(shown, loaded.line_of(("groups", g, "options")),
+                                                f"{option!r} is listed twice for {item.tool}"))
+                    listed.add(option)
+            out.tools.append(item)
+        elif isinstance(item, ErrorMessages):
+            card_known(item.card, ("card",))
+            out.errors.append(item)
+        elif isinstance(item, PackageVocabulary):
+            seen: set[tuple[str | None, str]] = set()
+            for g, group in enumerate(item.groups):
+                where = group.parameters_of or group.module
+                card_known(group.card, ("groups", g, "card"))
+                for name in group.names:
+                    if (where, name) in seen:
+                        problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
+                                                f"{name!r} is listed twice for {item.package}"))
+                    seen.add((where, name))
+            out.packages.append(item)
+    return out
 
 
 def entries(vocab: PackageVocabulary) -> list[VocabularyEntry]:
