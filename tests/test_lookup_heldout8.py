@@ -18,22 +18,27 @@ counted apart): CUDA 21/40, HIP/ROCm 20/40, Metal 17/30, MLX 16/25, Triton 12/25
 misspellings 10/10, unrelated 15/15. Of the 76 misses, 66 exit 1 and 10 answer a wrong card first.
 They are pinned below by kind. A query that newly goes wrong fails the test; a pinned miss that lookup
 now answers is reported as a warning, so it can come off the list and the figure be raised.
+
+The set is no longer held out: its misses were read to choose the next general changes, and a ninth
+set, written before those changes and measured once after them, took its place. The changes read here:
+a hyphenated tool name as a sentence capitalizes it (Nvidia-SMI), system brands beside a chip's name
+(DGX Spark), the early MI300 targets gfx940 and gfx941, and aliases the misses showed missing (thread
+synchronization, HIP logging, persistent kernel): 130 of 200.
 """
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import pytest
 import yaml
 
-from test_lookup_queries import check_cited, check_unrelated_exit, wrong_queries
+from test_lookup_queries import check_cited, check_pinned_misses, check_unrelated_exit
 
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout8.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 124
-RIGHT_NOW = 124
+RIGHT_NOW = 130
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, counter, error code or environment variable that no card label or row
@@ -87,12 +92,8 @@ KNOWN_MISSES = {
     "TCC driver",
     "Supported Host Compilers",
     "handle smem > 48kb",
-    "Thread Synchronization",
     "nvlink fatal : merge_elf failed",
     "operation not permitted when stream is capturing",
-    "Logging HIP activity",
-    "HIP Logging Mask",
-    "Is there a tool similar to Nvidia-SMI for showing GPU utilisation?",
     "the following reference is not handled",
     "Metal heaps and offsets/aliasing",
     "Compile Your Functions and Build Your Library at Build Time",
@@ -117,8 +118,6 @@ KNOWN_MISSES = {
     "GROUP_SIZE_M",  # [warp-size]
     'How do "num_warps" and "num_stages" mean?',  # [async-copy]
     # a GPU name form that lookup does not resolve to the architecture card naming it
-    "gfx940",  # exits 1
-    "GB10 DGX Spark",  # [gpudirect-storage]
 }
 
 
@@ -126,13 +125,7 @@ KNOWN_MISSES = {
 def test_eighth_held_out_queries_land_first() -> None:
     # every `none` query exits 1
     check_unrelated_exit(QUERIES, 200, 29)
-    wrong = set(wrong_queries(QUERIES))
-    new = sorted(wrong - KNOWN_MISSES)
-    assert not new, f"queries that newly land wrong: {new}"
-    fixed = sorted(KNOWN_MISSES - wrong)
-    if fixed:
-        warnings.warn(f"known misses now answered right (take them off KNOWN_MISSES): {fixed}", stacklevel=2)
-    assert len(QUERIES) - len(wrong) >= RIGHT_NOW >= RIGHT_AT_FIRST_RUN
+    check_pinned_misses(QUERIES, KNOWN_MISSES, RIGHT_NOW, RIGHT_AT_FIRST_RUN)
 
 
 def test_every_query_names_where_its_wording_came_from() -> None:

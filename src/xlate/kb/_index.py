@@ -1211,7 +1211,8 @@ def _tool_name(index: Index, token: str) -> bool:
         return False
     exact = _lookups(index, token)[0].get(token, ())
     if "-" in token:
-        return bool(exact)
+        # A hyphenated name as a sentence writes it (Nvidia-SMI for nvidia-smi) is still that name.
+        return bool(exact) or any("-" in label for label, *_ in _lookups(index, token)[1].get(token.casefold(), ()))
     if not token.islower():
         return False
     # A tool typed in lower case that a toolchain or profiling card names (omniperf for Omniperf); a
@@ -1303,7 +1304,7 @@ SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card
 PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
                            "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
                            "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super",
-                           "laptop", "notebook", "mobile", "desktop"})
+                           "laptop", "notebook", "mobile", "desktop", "dgx", "hgx", "spark", "station"})
 # Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB"): a count and what it counts.
 _SPEC_TAIL = re.compile(r"[,;]?\s+\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
 # A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
@@ -1701,7 +1702,7 @@ def _binding_forms(index: Index) -> dict[str, str]:
 # llvm.nvvm.read.ptx.sreg.tid.x): clang names the builtin that emits it by the same parts joined with
 # underscores (__builtin_amdgcn_mfma_f32_32x32x4f16, __nvvm_read_ptx_sreg_tid_x), as clang 19's IR for
 # those builtins shows; an overloaded intrinsic adds its operand types (readfirstlane.i32).
-_LLVM_INTRINSIC = re.compile(r"^llvm\.(amdgcn|nvvm)\.([a-z0-9_]+(?:\.[a-z0-9_]+)*)$")
+_LLVM_INTRINSIC = re.compile(r"^(?:llvm\.)?(amdgcn|nvvm)\.([a-z0-9_]+(?:\.[a-z0-9_]+)*)$")
 _INTRINSIC_BUILTIN = {"amdgcn": "__builtin_amdgcn_", "nvvm": "__nvvm_"}
 _OVERLOAD_TYPE = re.compile(r"^(?:[if]\d+|bf16|v\d+(?:[if]\d+|bf16)|p\d+)$")
 
