@@ -25,7 +25,7 @@ MESSAGES = {m.messages_of: m for m in _GLOSSARY.error_messages}
 # a comma, a closing bracket or a sentence's full stop.
 _OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z0-9][A-Za-z0-9_.+:-]*?)(?=[\s=\[<,;)\]]|\.(?:\s|$)|$)")
 # A line of help that defines options (its first text is an option), not one that mentions one.
-_DEFINING = re.compile(r"^\s{0,8}(?:-\w\s*\[\s*)?--?[A-Za-z0-9]")
+_DEFINING = re.compile(r"^\s{0,4}(?:-\w\s*\[\s*)?--?[A-Za-z0-9]")
 
 
 def _sanitizer() -> str | None:
@@ -85,6 +85,82 @@ def test_compute_sanitizer_options_are_those_its_help_prints() -> None:
     version = re.search(r"Version (\d+\.\d+\.\d+)", text)
     assert version and version.group(1) in TOOLS["compute-sanitizer"].version, "another release than the file lists"
     _check("compute-sanitizer", text, complete=True)
+
+
+@pytest.mark.slow
+def test_nvcc_options_are_all_those_its_help_prints() -> None:
+    if "nvcc" not in TOOLS:
+        pytest.skip("no nvcc vocabulary")
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed")
+    release = re.search(r"release (\d+\.\d+)", _help([nvcc, "--version"]))
+    if not release or release.group(1) not in TOOLS["nvcc"].version:
+        pytest.skip(f"nvcc here is not the release the file lists ({TOOLS['nvcc'].version})")
+    _check("nvcc", _help([nvcc, "--help"]), complete=True)
+
+
+@pytest.mark.slow
+def test_clang_offload_options_are_options_clang_19_knows() -> None:
+    """The file is a subset of clang's options (those about GPU offload): each is one that clang 19's
+    help prints, or, for options without a help text, one its completion lists."""
+    if "clang" not in TOOLS:
+        pytest.skip("no clang vocabulary")
+    clang = shutil.which("clang-19")
+    if clang is None:
+        pytest.skip("clang-19 is not installed")
+    known = set(_OPTION.findall(_help([clang, "--help-hidden"])))
+    known |= {line.split("\t")[0].rstrip("=") for line in _help([clang, "--autocomplete=-"]).splitlines()}
+    listed = _listed("clang")
+    assert not listed - known, sorted(listed - known)[:20]
+
+
+def _runtime_errors(nvcc: str, tmp: Path) -> dict[str, str]:
+    """name -> string for every error value the CUDA runtime names, asked of the runtime itself."""
+    source = tmp / "errors.cu"
+    source.write_text(
+        "#include <cstdio>\n#include <cstring>\n#include <cuda_runtime.h>\n"
+        "int main() {\n  for (int v = 0; v < 100000; ++v) {\n"
+        "    const char* name = cudaGetErrorName(static_cast<cudaError_t>(v));\n"
+        "    if (std::strcmp(name, \"unrecognized error code\") == 0) continue;\n"
+        "    std::printf(\"%s\\t%s\\n\", name, cudaGetErrorString(static_cast<cudaError_t>(v)));\n  }\n}\n")
+    binary = tmp / "errors"
+    build = subprocess.run([nvcc, "-o", str(binary), str(source)], capture_output=True, text=True, timeout=300, check=False)
+    if build.returncode != 0:
+        pytest.skip(f"nvcc could not build a host program here: {build.stderr.strip()[:200]}")
+    run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=60, check=True)
+    return dict(line.split("\t", 1) for line in run.stdout.splitlines())
+
+
+@pytest.mark.slow
+def test_cuda_runtime_error_strings_are_what_the_runtime_returns(tmp_path: Path) -> None:
+    if "CUDA runtime" not in MESSAGES:
+        pytest.skip("no CUDA runtime error strings")
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed")
+    listed = {e.name: e.message for e in MESSAGES["CUDA runtime"].errors}
+    assert _runtime_errors(nvcc, tmp_path) == listed
+
+
+def _rocm_header(name: str) -> Path:
+    from xlate import hip_headers
+
+    found = hip_headers.find_rocm_headers()
+    if found is None:
+        pytest.skip(hip_headers.absent_reason())
+    return found.include / "hip" / name
+
+
+@pytest.mark.parametrize(("api", "header"), [("HIP runtime", "hip_runtime_api.h"), ("hipRTC", "hiprtc.h")])
+def test_hip_error_names_are_declared_by_rocm(api: str, header: str) -> None:
+    """HIP's strings are read from its source (no ROCm runtime runs here); their names must be members
+    of the error enum the ROCm headers declare."""
+    if api not in MESSAGES:
+        pytest.skip(f"no {api} error strings")
+    text = _rocm_header(header).read_text()
+    missing = [e.name for e in MESSAGES[api].errors if not re.search(rf"\b{e.name}\s*=", text)]
+    assert not missing, missing
 
 
 def test_the_help_reader_finds_defined_options() -> None:

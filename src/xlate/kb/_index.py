@@ -820,8 +820,10 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
         option, entries = option_entries(index, q)
-        if entries and all(e[1] is None for e in entries):
-            return []  # a known option about nothing GPU-specific (nvcc --output-file)
+        if entries and all(e[1] is None for e in entries) and (q.startswith("-") or q.split()[0] in {e[0] for e in entries}):
+            # A known option about nothing GPU-specific (nvcc --output-file), asked alone or after its tool;
+            # in another tool's line (xcrun metallib a.air -o a.metallib) the other words still count.
+            return []
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or message_matches(index, q, backend) \
                 or option_matches(index, q, backend):
@@ -968,13 +970,13 @@ def option_entries(index: Index, query: str) -> tuple[str, list[list[Any]]]:
 
 
 def option_matches(index: Index, query: str, backend: str | None) -> list[Match]:
-    """The cards a listed option is about. Options of different tools that share a spelling and are
-    about different things (-G) answer nothing unless the line names its tool."""
+    """The card a listed option is about. Options of different tools that share a spelling and are
+    about different things (-o, -G) answer nothing unless the line names its tool."""
     option, entries = option_entries(index, query)
-    cards = {e[1] for e in entries if e[1]}
-    if backend is not None or len(cards) != 1:
+    cards = {e[1] for e in entries}
+    if backend is not None or len(cards) != 1 or None in cards:
         return []
-    return [Match(cards.pop(), SCORE_OPTION, option, "option", None)]
+    return [Match(str(cards.pop()), SCORE_OPTION, option, "option", None)]
 
 
 def error_message(index: Index, query: str) -> list[str] | None:
