@@ -69,6 +69,7 @@ def _covered_by_a_card(index: kb.Index, option: str) -> bool:
     return bool(kb.search(index, option)) and kb.search(index, option)[0].kind != "option"
 
 
+@pytest.mark.slow
 def test_lookup_answers_every_listed_option_with_its_card_when_its_tool_is_named() -> None:
     if not TOOLS:
         pytest.skip("no tool vocabulary in this glossary")
@@ -84,6 +85,7 @@ def test_lookup_answers_every_listed_option_with_its_card_when_its_tool_is_named
     assert not wrong, wrong[:20]
 
 
+@pytest.mark.slow
 def test_lookup_answers_every_error_string_with_its_row_or_card() -> None:
     if not MESSAGES:
         pytest.skip("no error-string vocabulary in this glossary")
