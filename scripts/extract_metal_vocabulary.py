@@ -269,7 +269,7 @@ LAYOUT: list[tuple[str, str, str | None, list[Rule]]] = [
     ("MTL4CommandEncoder.hpp", "Metal 4 command encoders", "stream", []),
     ("MTL4CommitFeedback.hpp", "commit feedback", "error-handling", []),
     ("MTLEvent.hpp", "events and shared events", "event", []),
-    ("MTLFence.hpp", "fences", None, []),
+    ("MTLFence.hpp", "fences", "grid-sync", []),
     ("MTLBuffer.hpp", "buffers", "device-malloc", [(r"Tensor", "tensors", "device-array"),
                                                    (r"Texture", "textures", "texture-memory"),
                                                    (r"DebugMarker", "debug markers", None)]),
@@ -376,7 +376,7 @@ CROSS: list[Rule] = [
      "graphics and ray tracing", None),
     (r"FunctionTable|FunctionHandle|functionHandle|VisibleFunction", "function tables", None),
     (r"IndirectCommand|CommandsInBuffer|Indirect(Render|Compute)Command", "indirect command buffers", "graphs"),
-    (r"Fence", "fences", None),
+    (r"Fence", "fences", "grid-sync"),
     (r"^(memoryBarrier|barrierAfter)|^MTLBarrierScope$|^MTLStages$|^MTL4VisibilityOptions$", "barriers between dispatches",
      "grid-sync"),
     (r"DebugGroup|DebugSignpost|DebugCaptureBoundary|debugSignposts", "debug groups", "profiling-markers"),
@@ -389,7 +389,7 @@ CROSS: list[Rule] = [
     (r"^use(Resource|Resources|Heap|Heaps)$|^MTLResourceUsage", "resource residency and usage", None),
     (r"[Ss]parse|Mapping", "sparse resources and page mappings", "virtual-memory-management"),
     (r"StorageMode|storageMode|CPUCacheMode|cpuCacheMode", "storage and CPU cache modes", "unified-memory"),
-    (r"HazardTracking|hazardTracking", "hazard tracking", None),
+    (r"HazardTracking|hazardTracking", "hazard tracking", "grid-sync"),
     (r"^requiredThreadsPerThreadgroup$", "threadgroup size limits", "launch-bounds"),
     # A promise that the threadgroup size is a multiple of the SIMD-group width: a fact about the warp
     # size, not a bound on the block.
