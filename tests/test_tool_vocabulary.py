@@ -1,6 +1,6 @@
-"""Tool options and error strings as vocabularies (glossary/vocabulary/tool-*.yaml, errors-*.yaml): how a
-command line or a log line is read, what lookup answers for each listed option and error string, and a
-broken file is a problem at its line. The files' contents are proven against the tools themselves in
+"""Tool options, error strings and name lists as vocabularies (glossary/vocabulary/tool-*.yaml,
+errors-*.yaml, names-*.yaml): how a command line or a log line is read, what lookup answers for each
+listed option, error string and name, and a broken file is a problem at its line. The files' contents are proven against the tools themselves in
 tests/test_tool_vocabulary_proofs.py."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ GLOSSARY = Path(__file__).resolve().parents[1] / "glossary"
 _GLOSSARY = kb.load_glossary(GLOSSARY, with_rows=False)
 TOOLS = _GLOSSARY.tool_options
 MESSAGES = _GLOSSARY.error_messages
+NAME_LISTS = _GLOSSARY.name_lists
 
 # A hand-made table: the reading rules, apart from what the real files hold.
 TABLE = {"tool_options": {
@@ -104,6 +105,30 @@ def test_lookup_answers_every_error_string_with_its_row_or_card() -> None:
     assert not wrong, wrong[:20]
 
 
+@pytest.mark.slow
+def test_lookup_answers_every_listed_name_with_its_card_or_says_none_covers_it() -> None:
+    """A name of a name list (an environment variable, a struct member) answers its card, unless a card
+    or row spells it (that answer comes first) or another list placed the same name first."""
+    if not NAME_LISTS:
+        pytest.skip("no name lists in this glossary")
+    index = kb.load_index()
+    wrong = []
+    for names in NAME_LISTS:
+        for group in names.groups:
+            for name in group.names:
+                entry = kb.vocabulary_entry(index, name)
+                got = kb.search(index, name)
+                if entry is None:
+                    wrong.append((name, "not in the index"))
+                elif got and got[0].kind == "package" and got[0].concept != entry[0]:
+                    wrong.append((name, got[0].concept))
+                elif entry[0] is None and got and got[0].kind == "package":
+                    wrong.append((name, got[0].concept))
+                elif entry[0] is not None and not got:
+                    wrong.append((name, None))
+    assert not wrong, wrong[:20]
+
+
 def test_an_option_no_card_covers_is_named_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     nulls = [(t.tool, o) for t in TOOLS for g in t.groups if g.card is None for o in g.options]
     if not nulls:
@@ -124,6 +149,11 @@ BROKEN = {
                   "groups:\n  - {section: S, card: no-such-card, options: [-a]}\n", "no concept 'no-such-card'"),
     "errors-card": ("messages_of: X\nversion: '1'\nsource: https://example.org/x\nlisted_by: run\ncard: nope\n"
                     "errors:\n  - {name: xErr, message: a b c}\n", "no concept 'nope'"),
+    "names-twice": ("names_of: X\nversion: '1'\nsource: https://example.org/x\nlisted_by: run\n"
+                    "groups:\n  - {section: S, card: null, names: [aName]}\n  - {section: T, card: null, names: [aName]}\n",
+                    "listed twice"),
+    "names-card": ("names_of: X\nversion: '1'\nsource: https://example.org/x\nlisted_by: run\n"
+                   "groups:\n  - {section: S, card: nope, names: [aName]}\n", "no concept 'nope'"),
     "errors-field": ("messages_of: X\nversion: '1'\nsource: https://example.org/x\nlisted_by: run\n"
                      "card: error-handling\nerrors:\n  - {name: 'not a name', message: a b c}\n", "name"),
 }

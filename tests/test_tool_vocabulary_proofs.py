@@ -163,6 +163,57 @@ def test_hip_error_names_are_declared_by_rocm(api: str, header: str) -> None:
     assert not missing, missing
 
 
+NAMES = {n.names_of: n for n in _GLOSSARY.name_lists}
+
+
+def _struct_members(header: Path, start: str, end: str) -> set[str]:
+    """The member names a struct's body in a header declares (comments dropped), as a cross-check that the
+    list misses none of those written in camel case."""
+    text = header.read_text()
+    body = text[text.index(start):text.index(end, text.index(start))]
+    body = re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", body, flags=re.S))
+    return {m for m in re.findall(r"\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])*\s*;", body) if any(c.isupper() for c in m[1:])}
+
+
+def _members_compile(cmd: list[str], struct: str, names: list[str], include: str, tmp: Path, suffix: str) -> str:
+    source = tmp / f"members{suffix}"
+    source.write_text(f"#include <{include}>\n" + "".join(f"auto m{i} = &{struct}::{n};\n" for i, n in enumerate(names)))
+    run = subprocess.run([*cmd, str(source)], capture_output=True, text=True, timeout=300, check=False)
+    return "" if run.returncode == 0 else run.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_cuda_device_prop_members_are_the_structs(tmp_path: Path) -> None:
+    if "cudaDeviceProp member" not in NAMES:
+        pytest.skip("no cudaDeviceProp list")
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed")
+    names = [n for g in NAMES["cudaDeviceProp member"].groups for n in g.names]
+    assert not _members_compile([nvcc, "-c", "-o", str(tmp_path / "m.o")], "cudaDeviceProp", names,
+                                "cuda_runtime.h", tmp_path, ".cu")
+    include = Path(nvcc).resolve().parents[1] / "include" / "driver_types.h"
+    if include.is_file():
+        declared = _struct_members(include, "struct __device_builtin__ cudaDeviceProp", "};")
+        assert declared <= set(names), sorted(declared - set(names))
+
+
+@pytest.mark.slow
+def test_hip_device_prop_members_are_the_structs(tmp_path: Path) -> None:
+    if "hipDeviceProp_t member" not in NAMES:
+        pytest.skip("no hipDeviceProp_t list")
+    clang = shutil.which("clang-19")
+    if clang is None:
+        pytest.skip("clang-19 is not installed")
+    header = _rocm_header("hip_runtime_api.h")
+    names = [n for g in NAMES["hipDeviceProp_t member"].groups for n in g.names]
+    cmd = [clang, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-fsyntax-only", "-D__HIP_PLATFORM_AMD__",
+           "-I", str(header.parents[1])]
+    assert not _members_compile(cmd, "hipDeviceProp_t", names, "hip/hip_runtime_api.h", tmp_path, ".hip")
+    declared = _struct_members(header, "typedef struct hipDeviceProp_t", "} hipDeviceProp_t")
+    assert declared - {"hipReserved"} <= set(names), sorted(declared - set(names))
+
+
 def test_the_help_reader_finds_defined_options() -> None:
     text = ("General options:\n  -h [ --help ]                  Produce help.\n"
             "  --leak-check arg (=no)          Print leaks; see --print-limit.\n"

@@ -65,6 +65,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "message_key": ("_index", "message_key"),
     "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
     "NameFamily": ("_vocabulary", "NameFamily"),
+    "NameList": ("_vocabulary", "NameList"),
     "VocabularyEntry": ("_vocabulary", "VocabularyEntry"),
     "vocabulary_entries": ("_vocabulary", "entries"),
     "vocabulary_spelling": ("_vocabulary", "spelling"),
@@ -153,7 +154,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
     "vocabulary_entry", "vocabulary_spelling", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
-    "VocabularyEntry", "option_entries", "error_message", "message_key",
+    "VocabularyEntry", "option_entries", "error_message", "message_key", "NameList",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -222,6 +223,9 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
     )
     from xlate.kb._vocabulary import (
         NameFamily as NameFamily,
+    )
+    from xlate.kb._vocabulary import (
+        NameList as NameList,
     )
     from xlate.kb._vocabulary import (
         VocabularyEntry as VocabularyEntry,

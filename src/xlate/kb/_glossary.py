@@ -71,6 +71,7 @@ class Glossary:
     name_families: list[vocabulary.NameFamily] = field(default_factory=list)  # prefixes of profiler counter names
     tool_options: list[vocabulary.ToolOptions] = field(default_factory=list)  # every option of a command-line tool
     error_messages: list[vocabulary.ErrorMessages] = field(default_factory=list)  # an API's error strings
+    name_lists: list[vocabulary.NameList] = field(default_factory=list)  # environment variables, struct members
     _incoming: dict[str, list[Edge]] | None = field(default=None, repr=False)
 
     def incoming(self) -> dict[str, list[Edge]]:
@@ -182,6 +183,7 @@ def load(root: Path | None = None, with_rows: bool = True) -> Glossary:
     vocabularies = vocabulary.load(root, set(glossary.concepts), glossary._display, glossary.problems)
     glossary.vocabularies, glossary.name_families = vocabularies.packages, vocabularies.families
     glossary.tool_options, glossary.error_messages = vocabularies.tools, vocabularies.errors
+    glossary.name_lists = vocabularies.names
     _check_edges(glossary)
     if with_rows:
         from xlate.kb import _rows as rows

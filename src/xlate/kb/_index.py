@@ -132,13 +132,19 @@ def build(root: Path) -> dict[str, Any]:
 
 
 def _vocabulary_payload(g: Any) -> dict[str, list[Any]]:
-    """Each spelling of a package name no card spells -> [card or None, qualified name, section, release]."""
+    """Each spelling of a package name no card spells, and each name of a name list (environment
+    variables, struct members) -> [card or None, qualified name, section, release]."""
     from xlate.kb import _vocabulary as vocabulary
 
     out: dict[str, list[Any]] = {}
     for vocab in g.vocabularies:
         for spelling, entry in vocabulary.spellings(vocab).items():
             out[spelling] = [entry.card, entry.qualified, entry.section, f"{vocab.package} {vocab.version}"]
+    for names in g.name_lists:
+        for group in names.groups:
+            for name in group.names:
+                # A package's own spelling keeps its place (a name both lists hold is the package's).
+                out.setdefault(name, [group.card, name, f"{names.names_of}, {group.section}", names.version])
     return out
 
 

@@ -88,6 +88,24 @@ class ToolOptions(Strict):
     groups: list[OptionGroup]
 
 
+class NameGroup(Strict):
+    section: NonEmpty
+    card: ConceptId | None
+    names: list[Identifier]
+
+
+class NameList(Strict):
+    """Names that are neither a package's attributes nor a tool's options, each placed on a card: the
+    environment variables a runtime reads (TRITON_DEBUG), the members of a struct (cudaDeviceProp's
+    maxSharedMemoryPerMultiProcessor), a backend's compile options (enable_fp_fusion)."""
+
+    names_of: NonEmpty  # what the names are, as lookup says it ("Triton environment variable")
+    version: NonEmpty
+    source: Url
+    listed_by: NonEmpty  # how the list was read: an introspection, a header's struct, a source file
+    groups: list[NameGroup]
+
+
 class ErrorMessage(Strict):
     name: Identifier
     message: NonEmpty
@@ -110,6 +128,7 @@ class Vocabularies:
     families: list[NameFamily]
     tools: list[ToolOptions]
     errors: list[ErrorMessages]
+    names: list[NameList]
 
 
 @dataclass(frozen=True)
@@ -138,7 +157,8 @@ def files(root: Path) -> list[Path]:
 def _kind(data: object) -> type[Strict]:
     """Which kind of vocabulary a file holds, from its telling key."""
     keys = data.keys() if isinstance(data, dict) else ()
-    for key, model in (("families", NameFamilies), ("tool", ToolOptions), ("messages_of", ErrorMessages)):
+    for key, model in (("families", NameFamilies), ("tool", ToolOptions), ("messages_of", ErrorMessages),
+                       ("names_of", NameList)):
         if key in keys:
             return model
     return PackageVocabulary
@@ -146,9 +166,10 @@ def _kind(data: object) -> type[Strict]:
 
 def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> Vocabularies:
     """Every vocabulary file under `root`, validated: a package's names, name families (a file with a
-    `families` list), a tool's options (`tool`) or an API's error strings (`messages_of`). A card no
+    `families` list), a tool's options (`tool`), an API's error strings (`messages_of`) or other names
+    (`names_of`: environment variables, struct members). A card no
     concept has, or a name listed twice in one module or tool, is a problem at its line."""
-    out = Vocabularies([], [], [], [])
+    out = Vocabularies([], [], [], [], [])
     for path in files(root):
         shown = display(path)
         try:
@@ -180,6 +201,16 @@ def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: 
         elif isinstance(item, ErrorMessages):
             card_known(item.card, ("card",))
             out.errors.append(item)
+        elif isinstance(item, NameList):
+            listed = set()
+            for g, names in enumerate(item.groups):
+                card_known(names.card, ("groups", g, "card"))
+                for name in names.names:
+                    if name in listed:
+                        problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
+                                                f"{name!r} is listed twice for {item.names_of}"))
+                    listed.add(name)
+            out.names.append(item)
         elif isinstance(item, PackageVocabulary):
             seen: set[tuple[str | None, str]] = set()
             for g, group in enumerate(item.groups):
