@@ -180,8 +180,10 @@ PHRASES = [
     ("llvm.nvvm.read.ptx.sreg.laneid", "lane-id"),  # an NVVM intrinsic read as its PTX special register
     ("llvm.nvvm.shfl.sync.idx.i32", "cross-lane-hardware"),  # ... or as its PTX instruction
     ("%%tid.x", "thread-index"),  # a special register with its component, escaped as inline assembly does
+    ("v_mov_b32_dpp", "cross-lane-hardware"),  # an AMDGCN instruction's DPP encoding names the cross-lane mode
+    ("+wavefrontsize64,-wavefrontsize32", "warp-size"),  # a target-feature string read as clang's -m flag
 ]
-UNRELATED = ["llvm.amdgcn.no.such.intrinsic", "linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
+UNRELATED = ["llvm.amdgcn.no.such.intrinsic", "+nosuchfeature,-other", "linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
 
 
 @pytest.mark.parametrize(("query", "concept"), PHRASES)

@@ -591,6 +591,8 @@ _PY_NAMESPACES = ("mx.", "mlx.", "tl.", "triton.", "torch.", "jax.", "np.")
 _CALL_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)\(.*\)$")
 _PREPROCESSOR = re.compile(r"^#\s*(?:if|elif|ifdef|ifndef|define|undef)\s+(?:!?\s*defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?.*$")
 _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.:]*)\[[^\]]*\]$")
+# An AMDGCN instruction with its encoding suffix (v_add_f32_e64, v_mov_b32_dpp, v_mul_f32_sdwa).
+_AMDGCN_ENCODING = re.compile(r"^([vs]_[a-z0-9_]+?)_(dpp8?|dpp16|sdwa|e32|e64)$")
 _PTX_REGISTER = re.compile(r"^%%?([a-z]+)(?:\.[xyz])?$")
 _AIR = re.compile(r"^air\.([a-z][a-z0-9_]*?)(?:\.[a-z0-9_.]+)?$")
 _TYPE_MODIFIER = re.compile(r"^[a-z]+\d+[a-z0-9]*$")  # e4m3x2, bf16, f32
@@ -625,6 +627,9 @@ def symbol_variants(q: str) -> list[str]:
     bare = call.group(1) if call else q.removesuffix("()").strip()
     if bare != q:
         out.append(bare)
+    encoded = _AMDGCN_ENCODING.match(bare)
+    if encoded:  # v_mov_b32_dpp: the instruction (v_mov_b32) and, for DPP, the cross-lane mode it names
+        out += [encoded.group(1)] + (["DPP"] if encoded.group(2).startswith("dpp") else [])
     sreg = _PTX_REGISTER.match(bare)
     if sreg:  # %tid.x and inline assembly's %%tid.x read the special register %tid
         out.append("%" + sreg.group(1))
@@ -832,7 +837,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             return []
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or message_matches(index, q, backend) \
-                or option_matches(index, q, backend):
+                or option_matches(index, q, backend) or feature_matches(index, q, backend):
             offer(m)
 
     if not best:
@@ -973,6 +978,22 @@ def option_entries(index: Index, query: str) -> tuple[str, list[list[Any]]]:
         if entries:
             return option, entries
     return "", []
+
+
+_TARGET_FEATURES = re.compile(r"^[+-][a-z][a-z0-9.-]*(?:,[+-][a-z][a-z0-9.-]*)*$")
+
+
+def feature_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """An LLVM target-feature string (+wavefrontsize64,-wavefrontsize32): clang turns each -mNAME flag
+    into the feature +NAME, so the first enabled feature is read as that flag."""
+    if not _TARGET_FEATURES.match(query):
+        return []
+    for feature in query.split(","):
+        if feature.startswith("+"):
+            found = option_matches(index, "-m" + feature[1:], backend)
+            if found:
+                return [Match(m.concept, m.score - 0.5, feature, "option", m.backend) for m in found]
+    return []
 
 
 def option_matches(index: Index, query: str, backend: str | None) -> list[Match]:
