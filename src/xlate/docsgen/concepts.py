@@ -407,8 +407,9 @@ def concept_page(g: Glossary, c: Concept, examples: list[dict[str, Any]], kernel
 
 
 def _package_names(g: Glossary, c: Concept) -> list[str]:
-    """The package names and counter-name prefixes the glossary's vocabularies send to this card, so
-    a reader who arrived from `tl.sort` sees why; the same data lookup answers from."""
+    """The package names, counter-name prefixes, listed names and tool options the glossary's
+    vocabularies send to this card, so a reader who arrived from `tl.sort` or `nvcc -G` sees why; the
+    same data lookup answers from."""
     from xlate import kb
 
     lines: list[str] = []
@@ -425,6 +426,14 @@ def _package_names(g: Glossary, c: Concept) -> list[str]:
     for tool in dict.fromkeys(f.tool for f in families):
         prefixes = ", ".join(f"`{f.prefix}` ({escape(f.unit)})" for f in families if f.tool == tool)
         lines.append(f"- {escape(tool)} counter names beginning {prefixes}")
+    for names in g.name_lists:
+        listed = [f"`{n}`" for group in names.groups if group.card == c.id for n in group.names]
+        if listed:
+            lines.append(f"- {escape(names.names_of)}s ({escape(names.version)}): {', '.join(listed)}")
+    for tool in g.tool_options:
+        options = [f"`{o}`" for group in tool.groups if group.card == c.id for o in group.options]
+        if options:
+            lines.append(f"- {escape(tool.tool)} {escape(tool.version)} options: {', '.join(options)}")
     if not lines:
         return []
     return ["## Names that lead here {#package-names}", "",
