@@ -56,7 +56,7 @@ RIGHT_AT_FIRST_RUN = 136
 # One first-run hit was a coincidence: tl.assume reached fast-math-intrinsics through the word "assume"
 # in a sentence about fast math. The package vocabulary (glossary/vocabulary) lists tl.assume as a
 # compiler hint no card covers, so lookup now says what it is and exits 1.
-RIGHT_NOW = 166
+RIGHT_NOW = 167
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
@@ -93,7 +93,6 @@ KNOWN_MISSES = {
     "nvprof --query-metrics",  # [rocprof]
     "Setting the number of compute units",  # [streaming-multiprocessor]
     "Add basic SIMD shuffle up/down",  # [sm-sub-partition]
-    "MLX_METAL_FAST_SYNCH",  # [fast-math-intrinsics]
     "#triton_gpu.blocked",  # [global-memory]
     "buffer_load_to_local",  # [device-malloc]
     # a package name the vocabulary places under no card (the expected cards do not discuss it): exits 1

@@ -214,6 +214,56 @@ def test_hip_device_prop_members_are_the_structs(tmp_path: Path) -> None:
     assert declared - {"hipReserved"} <= set(names), sorted(declared - set(names))
 
 
+def _listed_names(names_of: str) -> set[str]:
+    return {n for g in NAMES[names_of].groups for n in g.names}
+
+
+@pytest.mark.slow
+def test_triton_environment_variables_are_those_triton_knobs_reads() -> None:
+    """Every variable a knob descriptor of the installed triton reads, and the two refresh_knobs reads
+    by name, is listed (CC, a compiler's name already a card alias, is the one left out on purpose), and
+    nothing else is."""
+    if "Triton environment variable" not in NAMES:
+        pytest.skip("no Triton environment-variable list")
+    triton = pytest.importorskip("triton")
+    import inspect
+
+    if triton.__version__ not in NAMES["Triton environment variable"].version:
+        pytest.skip(f"triton {triton.__version__} is not the release the list gives")
+    knobs = triton.knobs
+    read = {d.key for o in vars(knobs).values() if isinstance(o, knobs.base_knobs) for d in o.knob_descriptors.values()}
+    read |= set(re.findall(r'"([A-Z][A-Z0-9_]+)"', inspect.getsource(knobs.refresh_knobs)))
+    assert _listed_names("Triton environment variable") == read - {"CC"}
+
+
+@pytest.mark.slow
+def test_triton_compile_options_are_the_backends_option_fields() -> None:
+    if "Triton compile option" not in NAMES:
+        pytest.skip("no Triton compile-option list")
+    import dataclasses
+
+    nvidia = pytest.importorskip("triton.backends.nvidia.compiler")
+    amd = pytest.importorskip("triton.backends.amd.compiler")
+    fields = {f.name for f in dataclasses.fields(nvidia.CUDAOptions)} | {f.name for f in dataclasses.fields(amd.HIPOptions)}
+    # debug and arch are left out as plain words a query means otherwise
+    assert _listed_names("Triton compile option") == fields - {"debug", "arch"}
+
+
+@pytest.mark.slow
+def test_mlx_environment_variables_in_the_installed_library_are_listed() -> None:
+    """The list comes from MLX's source; the names the installed library's binaries carry must all be
+    in it (a CPU build carries only the backend-independent ones)."""
+    if "MLX environment variable" not in NAMES:
+        pytest.skip("no MLX environment-variable list")
+    mlx = pytest.importorskip("mlx")
+    found: set[str] = set()
+    for lib in Path(next(iter(mlx.__path__))).rglob("*.so"):
+        found |= {m.decode() for m in re.findall(rb"(?<![A-Z0-9_])(MLX_[A-Z0-9_]{3,})(?![A-Za-z0-9_])", lib.read_bytes())}
+    if not found:
+        pytest.skip("the installed mlx carries no MLX_ strings")
+    assert found <= _listed_names("MLX environment variable"), sorted(found - _listed_names("MLX environment variable"))
+
+
 def test_the_help_reader_finds_defined_options() -> None:
     text = ("General options:\n  -h [ --help ]                  Produce help.\n"
             "  --leak-check arg (=no)          Print leaks; see --print-limit.\n"

@@ -430,10 +430,10 @@ def _package_names(g: Glossary, c: Concept) -> list[str]:
         listed = [f"`{n}`" for group in names.groups if group.card == c.id for n in group.names]
         if listed:
             lines.append(f"- {escape(names.names_of)}s ({escape(names.version)}): {', '.join(listed)}")
-    for tool in g.tool_options:
-        options = [f"`{o}`" for group in tool.groups if group.card == c.id for o in group.options]
+    for listed_tool in g.tool_options:
+        options = [f"`{o}`" for group in listed_tool.groups if group.card == c.id for o in group.options]
         if options:
-            lines.append(f"- {escape(tool.tool)} {escape(tool.version)} options: {', '.join(options)}")
+            lines.append(f"- {escape(listed_tool.tool)} {escape(listed_tool.version)} options: {', '.join(options)}")
     if not lines:
         return []
     return ["## Names that lead here {#package-names}", "",
