@@ -182,6 +182,7 @@ PHRASES = [
     ("%%tid.x", "thread-index"),  # a special register with its component, escaped as inline assembly does
     ("v_mov_b32_dpp", "cross-lane-hardware"),  # an AMDGCN instruction's DPP encoding names the cross-lane mode
     ("+wavefrontsize64,-wavefrontsize32", "warp-size"),  # a target-feature string read as clang's -m flag
+    ("hipStreamWaitVaule32", "stream"),  # a slip of another backend's row spelling
 ]
 UNRELATED = ["llvm.amdgcn.no.such.intrinsic", "+nosuchfeature,-other", "linux kernel", "kernel panic", "thread pool", "CPU usage", "select", "docker-compose up", "HTTP 404"]
 

@@ -170,6 +170,11 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         if derived is not None:
             rows = [(derived, "cuda")]
     spelled = cleaned  # the spelling the rows were found under
+    if not rows and not matches and gpu is None:
+        # A slip of a row's spelling (cudaDeviceScheduleBlokingSync): that row, also when it has no concept.
+        slip = kb.row_slip(index, cleaned)
+        if slip is not None:
+            rows, spelled = kb.find_rows(index, slip, backend)[:3], slip
     from_span = False
     if not rows and matches and (matches[0].kind == "span" or (matches[0].kind == "fuzzy" and matches[0].backend == "cuda")):
         rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names or misspells

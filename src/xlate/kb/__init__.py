@@ -63,6 +63,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "option_entries": ("_index", "option_entries"),
     "error_message": ("_index", "error_message"),
     "message_key": ("_index", "message_key"),
+    "row_slip": ("_index", "row_slip"),
     "PackageVocabulary": ("_vocabulary", "PackageVocabulary"),
     "NameFamily": ("_vocabulary", "NameFamily"),
     "NameList": ("_vocabulary", "NameList"),
@@ -154,7 +155,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
     "vocabulary_entry", "vocabulary_spelling", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
-    "VocabularyEntry", "option_entries", "error_message", "message_key", "NameList",
+    "VocabularyEntry", "option_entries", "error_message", "message_key", "NameList", "row_slip",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -220,6 +221,7 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         option_entries as option_entries,
         error_message as error_message,
         message_key as message_key,
+        row_slip as row_slip,
     )
     from xlate.kb._vocabulary import (
         NameFamily as NameFamily,

@@ -1654,23 +1654,29 @@ def correct_words(index: Index, query: str) -> str:
     return " ".join(out)
 
 
-def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
-    """A long code identifier one slip away from a row's name (cudaMemcpyToSymbl): a dropped, added,
-    changed or swapped letter, ten characters or more, and only when one name is that close."""
+def row_slip(index: Index, query: str) -> str | None:
+    """The one row spelling, of any backend, that a long code identifier is a slip of (cudaMemcpyToSymbl,
+    hipStreamWaitVaule32): a dropped, added, changed or swapped letter, ten characters or more, and only
+    when exactly one spelling is that close."""
     token = query.strip()
     if " " in token or len(token) < 10 or not _code_like(token):
-        return []
+        return None
     from rapidfuzz.distance import OSA
 
-    near = [n for n in names(index) if abs(len(n) - len(token)) <= 1 and n[:3] == token[:3]
+    spellings = dict.fromkeys([*names(index), *counterpart_spellings(index)])
+    near = [n for n in spellings if abs(len(n) - len(token)) <= 1 and n[:3] == token[:3]
             and OSA.distance(token, n, score_cutoff=1) == 1]
-    if len(near) != 1:
+    return near[0] if len(near) == 1 else None
+
+
+def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
+    """The concept of the row a long identifier is a slip of (row_slip)."""
+    near = row_slip(index, query)
+    rows = rows_for(index, near) if near else []
+    if not near or not rows or not rows[0][0].concept or (backend and backend != rows[0][1]):
         return []
-    rows = rows_for(index, near[0])
-    if not rows or not rows[0][0].concept or (backend and backend != "cuda"):
-        return []
-    score = round(FUZZY_CEILING * (1.0 - 1.0 / len(token)), 1)
-    return [Match(rows[0][0].concept, score, near[0], "fuzzy", "cuda")]
+    score = round(FUZZY_CEILING * (1.0 - 1.0 / len(query.strip())), 1)
+    return [Match(rows[0][0].concept, score, near, "fuzzy", rows[0][1])]
 
 
 SCORE_PREFIX = 78.0
