@@ -166,6 +166,16 @@ def test_hip_error_names_are_declared_by_rocm(api: str, header: str) -> None:
 NAMES = {n.names_of: n for n in _GLOSSARY.name_lists}
 
 
+def _cuda_include() -> Path:
+    """The include folder of the CUDA toolkit nvcc uses (nvcc may be a wrapper script elsewhere)."""
+    from xlate import cuda_headers
+
+    found = cuda_headers.find_cuda_headers()
+    if found is None:
+        pytest.skip(cuda_headers.absent_reason())
+    return found.include
+
+
 def _struct_members(header: Path, start: str, end: str) -> set[str]:
     """The member names a struct's body in a header declares (comments dropped), as a cross-check that the
     list misses none of those written in camel case."""
@@ -192,10 +202,8 @@ def test_cuda_device_prop_members_are_the_structs(tmp_path: Path) -> None:
     names = [n for g in NAMES["cudaDeviceProp member"].groups for n in g.names]
     assert not _members_compile([nvcc, "-c", "-o", str(tmp_path / "m.o")], "cudaDeviceProp", names,
                                 "cuda_runtime.h", tmp_path, ".cu")
-    include = Path(nvcc).resolve().parents[1] / "include" / "driver_types.h"
-    if include.is_file():
-        declared = _struct_members(include, "struct __device_builtin__ cudaDeviceProp", "};")
-        assert declared <= set(names), sorted(declared - set(names))
+    declared = _struct_members(_cuda_include() / "driver_types.h", "struct __device_builtin__ cudaDeviceProp", "};")
+    assert declared <= set(names), sorted(declared - set(names))
 
 
 @pytest.mark.slow
@@ -262,6 +270,25 @@ def test_mlx_environment_variables_in_the_installed_library_are_listed() -> None
     if not found:
         pytest.skip("the installed mlx carries no MLX_ strings")
     assert found <= _listed_names("MLX environment variable"), sorted(found - _listed_names("MLX environment variable"))
+
+
+def _cuda_api_functions(include: Path) -> set[str]:
+    """The functions the CUDA runtime, device runtime and driver headers declare, read as the list was."""
+    runtime = (include / "cuda_runtime_api.h").read_text() + (include / "cuda_device_runtime_api.h").read_text()
+    return set(re.findall(r"\b(cuda[A-Z]\w+)\s*\(", runtime)) | \
+        set(re.findall(r"\bCUDAAPI\s+(cu[A-Z]\w+)\s*\(", (include / "cuda.h").read_text()))
+
+
+def test_cuda_api_names_are_declared_and_every_declared_function_is_spelled_or_listed() -> None:
+    if "CUDA API function no row pairs" not in NAMES:
+        pytest.skip("no CUDA API name list")
+    declared = _cuda_api_functions(_cuda_include())
+    listed = _listed_names("CUDA API function no row pairs")
+    assert listed <= declared, sorted(listed - declared)[:20]
+    index = kb.load_index()
+    spelled = set(kb.load_symbols().names()) | {e[0] for e in index["labels"]}
+    missing = declared - spelled - listed
+    assert not missing, sorted(missing)[:20]
 
 
 def test_the_help_reader_finds_defined_options() -> None:
