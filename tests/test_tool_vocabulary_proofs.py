@@ -43,6 +43,13 @@ def _sanitizer() -> str | None:
     return None
 
 
+def _nvcc() -> str:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("nvcc is not installed")
+    return nvcc
+
+
 def _help(cmd: list[str]) -> str:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     return proc.stdout + proc.stderr
@@ -91,9 +98,7 @@ def test_compute_sanitizer_options_are_those_its_help_prints() -> None:
 def test_nvcc_options_are_all_those_its_help_prints() -> None:
     if "nvcc" not in TOOLS:
         pytest.skip("no nvcc vocabulary")
-    nvcc = shutil.which("nvcc")
-    if nvcc is None:
-        pytest.skip("nvcc is not installed")
+    nvcc = _nvcc()
     release = re.search(r"release (\d+\.\d+)", _help([nvcc, "--version"]))
     if not release or release.group(1) not in TOOLS["nvcc"].version:
         pytest.skip(f"nvcc here is not the release the file lists ({TOOLS['nvcc'].version})")
@@ -136,9 +141,7 @@ def _runtime_errors(nvcc: str, tmp: Path) -> dict[str, str]:
 def test_cuda_runtime_error_strings_are_what_the_runtime_returns(tmp_path: Path) -> None:
     if "CUDA runtime" not in MESSAGES:
         pytest.skip("no CUDA runtime error strings")
-    nvcc = shutil.which("nvcc")
-    if nvcc is None:
-        pytest.skip("nvcc is not installed")
+    nvcc = _nvcc()
     listed = {e.name: e.message for e in MESSAGES["CUDA runtime"].errors}
     assert _runtime_errors(nvcc, tmp_path) == listed
 
@@ -196,9 +199,7 @@ def _members_compile(cmd: list[str], struct: str, names: list[str], include: str
 def test_cuda_device_prop_members_are_the_structs(tmp_path: Path) -> None:
     if "cudaDeviceProp member" not in NAMES:
         pytest.skip("no cudaDeviceProp list")
-    nvcc = shutil.which("nvcc")
-    if nvcc is None:
-        pytest.skip("nvcc is not installed")
+    nvcc = _nvcc()
     names = [n for g in NAMES["cudaDeviceProp member"].groups for n in g.names]
     assert not _members_compile([nvcc, "-c", "-o", str(tmp_path / "m.o")], "cudaDeviceProp", names,
                                 "cuda_runtime.h", tmp_path, ".cu")

@@ -184,33 +184,32 @@ def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: 
             if card is not None and card not in cards:
                 problems.append(Problem(shown, loaded.line_of(at), f"no concept {card!r}"))
 
+        def listed_once(owner: str, field: str, groups: list[tuple[str | None, list[str]]],
+                        shown: str = shown, loaded: LoadedYaml = loaded) -> None:
+            # One spelling once per file: the same option or name under two cards would make the answer
+            # depend on the order of the groups.
+            listed: set[str] = set()
+            for g, (card, spellings) in enumerate(groups):
+                card_known(card, ("groups", g, "card"))
+                for spelled in spellings:
+                    if spelled in listed:
+                        problems.append(Problem(shown, loaded.line_of(("groups", g, field)),
+                                                f"{spelled!r} is listed twice for {owner}"))
+                    listed.add(spelled)
+
         if isinstance(item, NameFamilies):
             for f, family in enumerate(item.families):
                 card_known(family.card, ("families", f, "card"))
             out.families += item.families
         elif isinstance(item, ToolOptions):
-            listed: set[str] = set()
-            for g, opts in enumerate(item.groups):
-                card_known(opts.card, ("groups", g, "card"))
-                for option in opts.options:
-                    if option in listed:
-                        problems.append(Problem(shown, loaded.line_of(("groups", g, "options")),
-                                                f"{option!r} is listed twice for {item.tool}"))
-                    listed.add(option)
+            listed_once(item.tool, "options", [(g.card, g.options) for g in item.groups])
             out.tools.append(item)
+        elif isinstance(item, NameList):
+            listed_once(item.names_of, "names", [(g.card, g.names) for g in item.groups])
+            out.names.append(item)
         elif isinstance(item, ErrorMessages):
             card_known(item.card, ("card",))
             out.errors.append(item)
-        elif isinstance(item, NameList):
-            listed = set()
-            for g, names in enumerate(item.groups):
-                card_known(names.card, ("groups", g, "card"))
-                for name in names.names:
-                    if name in listed:
-                        problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
-                                                f"{name!r} is listed twice for {item.names_of}"))
-                    listed.add(name)
-            out.names.append(item)
         elif isinstance(item, PackageVocabulary):
             seen: set[tuple[str | None, str]] = set()
             for g, group in enumerate(item.groups):
