@@ -221,6 +221,9 @@ KNOWN_SITE_MISSES: dict[str, str] = {
     "ptxas -v": "register-pressure",
     # Material's query parser keeps no term of "@triton.jit" and returns no result at all
     "@triton.jit": "kernel",
+    # a one-letter word ("a") makes Material's search return no result at all ("host callback in stream"
+    # finds the page; "Host callback in a" finds nothing)
+    "Host callback in a stream": "host-callback",
 }
 
 
