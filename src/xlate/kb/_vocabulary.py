@@ -164,11 +164,37 @@ def _kind(data: object) -> type[Strict]:
     return PackageVocabulary
 
 
+@dataclass
+class _FileChecks:
+    """The checks every kind of vocabulary file shares, reporting at the line of what they find."""
+
+    shown: str
+    loaded: LoadedYaml
+    cards: set[str]
+    problems: list[Problem]
+
+    def card_known(self, card: str | None, at: tuple[str | int, ...]) -> None:
+        if card is not None and card not in self.cards:
+            self.problems.append(Problem(self.shown, self.loaded.line_of(at), f"no concept {card!r}"))
+
+    def listed_once(self, owner: str, field: str, groups: list[tuple[str | None, list[tuple[object, str]]]]) -> None:
+        """Each group's card is a concept, and each key (a spelling, or a package's module and name) is
+        listed once: the same one under two cards would make the answer depend on the order of the groups."""
+        seen: set[object] = set()
+        for g, (card, keyed) in enumerate(groups):
+            self.card_known(card, ("groups", g, "card"))
+            for key, name in keyed:
+                if key in seen:
+                    self.problems.append(Problem(self.shown, self.loaded.line_of(("groups", g, field)),
+                                                 f"{name!r} is listed twice for {owner}"))
+                seen.add(key)
+
+
 def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: list[Problem]) -> Vocabularies:
     """Every vocabulary file under `root`, validated: a package's names, name families (a file with a
     `families` list), a tool's options (`tool`), an API's error strings (`messages_of`) or other names
-    (`names_of`: environment variables, struct members). A card no
-    concept has, or a name listed twice in one module or tool, is a problem at its line."""
+    (`names_of`: environment variables, struct members). A card no concept has, or a name listed twice in
+    one module, tool or list, is a problem at its line."""
     out = Vocabularies([], [], [], [], [])
     for path in files(root):
         shown = display(path)
@@ -179,47 +205,24 @@ def load(root: Path, cards: set[str], display: Callable[[Path], str], problems: 
             continue
         item, found = validate(_kind(loaded.data), loaded, shown)
         problems.extend(found)
-
-        def card_known(card: str | None, at: tuple[str | int, ...], shown: str = shown, loaded: LoadedYaml = loaded) -> None:
-            if card is not None and card not in cards:
-                problems.append(Problem(shown, loaded.line_of(at), f"no concept {card!r}"))
-
-        def listed_once(owner: str, field: str, groups: list[tuple[str | None, list[str]]],
-                        shown: str = shown, loaded: LoadedYaml = loaded) -> None:
-            # One spelling once per file: the same option or name under two cards would make the answer
-            # depend on the order of the groups.
-            listed: set[str] = set()
-            for g, (card, spellings) in enumerate(groups):
-                card_known(card, ("groups", g, "card"))
-                for spelled in spellings:
-                    if spelled in listed:
-                        problems.append(Problem(shown, loaded.line_of(("groups", g, field)),
-                                                f"{spelled!r} is listed twice for {owner}"))
-                    listed.add(spelled)
-
+        checks = _FileChecks(shown, loaded, cards, problems)
         if isinstance(item, NameFamilies):
             for f, family in enumerate(item.families):
-                card_known(family.card, ("families", f, "card"))
+                checks.card_known(family.card, ("families", f, "card"))
             out.families += item.families
         elif isinstance(item, ToolOptions):
-            listed_once(item.tool, "options", [(g.card, g.options) for g in item.groups])
+            checks.listed_once(item.tool, "options", [(g.card, [(o, o) for o in g.options]) for g in item.groups])
             out.tools.append(item)
         elif isinstance(item, NameList):
-            listed_once(item.names_of, "names", [(g.card, g.names) for g in item.groups])
+            checks.listed_once(item.names_of, "names", [(g.card, [(n, n) for n in g.names]) for g in item.groups])
             out.names.append(item)
         elif isinstance(item, ErrorMessages):
-            card_known(item.card, ("card",))
+            checks.card_known(item.card, ("card",))
             out.errors.append(item)
         elif isinstance(item, PackageVocabulary):
-            seen: set[tuple[str | None, str]] = set()
-            for g, group in enumerate(item.groups):
-                where = group.parameters_of or group.module
-                card_known(group.card, ("groups", g, "card"))
-                for name in group.names:
-                    if (where, name) in seen:
-                        problems.append(Problem(shown, loaded.line_of(("groups", g, "names")),
-                                                f"{name!r} is listed twice for {item.package}"))
-                    seen.add((where, name))
+            # A name may repeat under another module or as another callable's keyword parameter.
+            checks.listed_once(item.package, "names", [(g.card, [((g.parameters_of or g.module, n), n) for n in g.names])
+                                                       for g in item.groups])
             out.packages.append(item)
     return out
 
