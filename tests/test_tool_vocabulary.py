@@ -19,7 +19,7 @@ MESSAGES = _GLOSSARY.error_messages
 NAME_LISTS = _GLOSSARY.name_lists
 
 # A hand-made table: the reading rules, apart from what the real files hold.
-TABLE = {"tool_options": {
+TABLE = kb.Index({"tool_options": {
     "--use_fast_math": [["nvcc", "fast-math-intrinsics", "optimization", "nvcc 13.0"]],
     "-G": [["nvcc", "debugger", "debugging", "nvcc 13.0"], ["other", "kernel-profiler", "x", "other 1"]],
     "-o": [["nvcc", None, "files", "nvcc 13.0"], ["clang", None, "files", "clang 19"]],
@@ -28,7 +28,7 @@ TABLE = {"tool_options": {
     [kb.message_key("the launch timed out and was terminated"), "cudaErrorLaunchTimeout", "error-handling", "CUDA runtime 13.0"],
     [kb.message_key("out of memory"), "cudaErrorMemoryAllocation", "error-handling", "CUDA runtime 13.0"],
     [kb.message_key("unspecified launch failure"), "cudaErrorLaunchFailure", "error-handling", "CUDA runtime 13.0"],
-]}
+]})
 
 
 @pytest.mark.parametrize(("query", "option", "tools"), [
@@ -42,7 +42,7 @@ TABLE = {"tool_options": {
     ("--no-such-option", "", []),
 ])
 def test_a_command_line_names_its_option_and_the_tool_narrows_it(query: str, option: str, tools: list[str]) -> None:
-    found, entries = kb.option_entries(TABLE, query)  # type: ignore[arg-type]
+    found, entries = kb.option_entries(TABLE, query)
     assert (found, [e[0] for e in entries]) == (option, tools)
 
 
@@ -57,7 +57,7 @@ def test_a_command_line_names_its_option_and_the_tool_narrows_it(query: str, opt
     ("was terminated", None),
 ])
 def test_an_error_string_is_read_whole_inside_a_log_line(query: str, name: str | None) -> None:
-    found = kb.error_message(TABLE, query)  # type: ignore[arg-type]
+    found = kb.error_message(TABLE, query)
     assert (found[0] if found else None) == name
 
 

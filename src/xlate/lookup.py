@@ -196,7 +196,7 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     found = bool(rows or gpu or matches)
     package = kb.vocabulary_entry(index, cleaned) if not found else None
     option, tools = kb.option_entries(index, cleaned) if not found and package is None else ("", [])
-    if tools and not (cleaned.startswith("-") or cleaned.split()[0] in {t[0] for t in tools}):
+    if not kb.option_asked(cleaned, tools):
         option, tools = "", []  # an option among another tool's words says nothing about this line
     if fmt == "json":
         payload: dict[str, Any] = {"query": cleaned, "lead": lead, "rows": [row_json(r, s) for r, s in rows],

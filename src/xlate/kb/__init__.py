@@ -61,6 +61,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "vocabulary_entry": ("_index", "vocabulary_entry"),
     "name_family": ("_index", "name_family"),
     "option_entries": ("_index", "option_entries"),
+    "option_asked": ("_index", "option_asked"),
     "error_message": ("_index", "error_message"),
     "message_key": ("_index", "message_key"),
     "row_slip": ("_index", "row_slip"),
@@ -155,7 +156,7 @@ __all__ = [  # every key of _EXPORTS (tests/test_kb_boundary.py checks they agre
     "schema_is_current", "search", "side_json", "sides_json", "suggestions", "table_spellings", "translate_data",
     "translate_data_path", "translate_snippet", "validation_problems", "version_facts", "vocabulary_entries",
     "vocabulary_entry", "vocabulary_spelling", "write_schema", "PackageVocabulary", "name_family", "NameFamily",
-    "VocabularyEntry", "option_entries", "error_message", "message_key", "NameList", "row_slip",
+    "VocabularyEntry", "option_entries", "error_message", "message_key", "NameList", "row_slip", "option_asked",
 ]
 
 if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
@@ -219,6 +220,7 @@ if TYPE_CHECKING:  # the same names for type checkers (explicit re-exports)
         vocabulary_entry as vocabulary_entry,
         name_family as name_family,
         option_entries as option_entries,
+        option_asked as option_asked,
         error_message as error_message,
         message_key as message_key,
         row_slip as row_slip,

@@ -831,13 +831,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         if entry is not None and entry[0] is None:
             return []  # a known name no card covers (tl.reshape): nothing to guess from its words
         option, entries = option_entries(index, q)
-        if entries and all(e[1] is None for e in entries) and (q.startswith("-") or q.split()[0] in {e[0] for e in entries}):
-            # A known option about nothing GPU-specific (nvcc --output-file), asked alone or after its tool;
-            # in another tool's line (xcrun metallib a.air -o a.metallib) the other words still count.
-            return []
+        if option_asked(q, entries) and all(e[1] is None for e in entries):
+            return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or message_matches(index, q, backend) \
-                or option_matches(index, q, backend) or feature_matches(index, q, backend):
+                or _option_match(option, entries, backend) or feature_matches(index, q, backend):
             offer(m)
 
     if not best:
@@ -965,19 +963,24 @@ def option_entries(index: Index, query: str) -> tuple[str, list[list[Any]]]:
     if not table:
         return "", []
     tokens = query.split()
-    tools = {entry[0] for entries in table.values() for entry in entries}
-    named = [t for t in tokens if t in tools]
+    named = [t for t in tokens if t in _tool_commands(index)]
     for token in tokens:
         spelled = _OPTION_TOKEN.match(token)
-        if not spelled or not token.startswith("-"):
+        if not spelled:
             continue
         option = spelled.group(1)
-        entries = table.get(option) or table.get(token) or []
+        entries = table.get(option) or []
         if named:
             entries = [e for e in entries if e[0] in named]
         if entries:
             return option, entries
     return "", []
+
+
+def option_asked(query: str, entries: list[list[Any]]) -> bool:
+    """Whether a command line asks about its option: the option alone, or after the tool that lists it.
+    Inside another tool's line (xcrun metallib a.air -o a.metallib) the other words still count."""
+    return bool(entries) and (query.startswith("-") or query.split()[0] in {e[0] for e in entries})
 
 
 _TARGET_FEATURES = re.compile(r"^[+-][a-z][a-z0-9.-]*(?:,[+-][a-z][a-z0-9.-]*)*$")
@@ -999,7 +1002,10 @@ def feature_matches(index: Index, query: str, backend: str | None) -> list[Match
 def option_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     """The card a listed option is about. Options of different tools that share a spelling and are
     about different things (-o, -G) answer nothing unless the line names its tool."""
-    option, entries = option_entries(index, query)
+    return _option_match(*option_entries(index, query), backend)
+
+
+def _option_match(option: str, entries: list[list[Any]], backend: str | None) -> list[Match]:
     cards = {e[1] for e in entries}
     if backend is not None or len(cards) != 1 or None in cards:
         return []
@@ -1028,7 +1034,7 @@ def message_matches(index: Index, query: str, backend: str | None) -> list[Match
     if found is None:
         return []
     name, card, _ = found
-    rows = [m for m in _exact(index, name, backend)[0].values()]
+    rows = _exact(index, name, backend)[0].values()
     return [Match(m.concept, SCORE_OPTION, name, "message", m.backend) for m in rows] or \
         ([Match(card, SCORE_OPTION - 0.5, name, "message", None)] if backend is None else [])
 
@@ -1112,6 +1118,12 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
         return got
 
     return cached
+
+
+@_once_per_index
+def _tool_commands(index: Index) -> frozenset[str]:
+    """The commands the tool vocabularies list (nvcc, rocprofv3), gathered once per index."""
+    return frozenset(entry[0] for entries in (index.get("tool_options") or {}).values() for entry in entries)
 
 
 @_once_per_index
@@ -1663,10 +1675,19 @@ def row_slip(index: Index, query: str) -> str | None:
         return None
     from rapidfuzz.distance import OSA
 
-    spellings = dict.fromkeys([*names(index), *counterpart_spellings(index)])
-    near = [n for n in spellings if abs(len(n) - len(token)) <= 1 and n[:3] == token[:3]
+    near = [n for n in _spellings_by_head(index).get(token[:3], ()) if abs(len(n) - len(token)) <= 1
             and OSA.distance(token, n, score_cutoff=1) == 1]
     return near[0] if len(near) == 1 else None
+
+
+@_once_per_index
+def _spellings_by_head(index: Index) -> dict[str, list[str]]:
+    """Every row spelling of any backend, by its first three characters: what a slip is compared with,
+    gathered once per index rather than per query."""
+    out: dict[str, list[str]] = {}
+    for n in dict.fromkeys([*names(index), *counterpart_spellings(index)]):
+        out.setdefault(n[:3], []).append(n)
+    return out
 
 
 def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
