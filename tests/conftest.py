@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import subprocess
@@ -14,6 +15,13 @@ from xlate import kb
 
 REPO = Path(__file__).resolve().parents[1]
 GLOSSARY = REPO / "glossary"
+
+
+@functools.cache
+def glossary_without_rows() -> kb.Glossary:
+    """The repository's glossary without its symbol rows, loaded once for every test module that reads
+    it (the vocabulary tests and their proofs)."""
+    return kb.load_glossary(GLOSSARY, with_rows=False)
 
 HEADER = kb.SCHEMA_COMMENT + "\n"
 

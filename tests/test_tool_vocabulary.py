@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GLOSSARY, glossary_without_rows
 from xlate import kb, lookup
 
-GLOSSARY = Path(__file__).resolve().parents[1] / "glossary"
-_GLOSSARY = kb.load_glossary(GLOSSARY, with_rows=False)
+_GLOSSARY = glossary_without_rows()
 TOOLS = _GLOSSARY.tool_options
 MESSAGES = _GLOSSARY.error_messages
 NAME_LISTS = _GLOSSARY.name_lists

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import glossary_without_rows
 from xlate import kb
 
-GLOSSARY = Path(__file__).resolve().parents[1] / "glossary"
-_GLOSSARY = kb.load_glossary(GLOSSARY, with_rows=False)
+_GLOSSARY = glossary_without_rows()
 TOOLS = {t.tool: t for t in _GLOSSARY.tool_options}
 MESSAGES = {m.messages_of: m for m in _GLOSSARY.error_messages}
 
