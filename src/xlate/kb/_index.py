@@ -603,6 +603,11 @@ _DOTTED = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_:]+)+$")
 _DECORATOR = re.compile(r"^@([A-Za-z_][\w.]*(?:\(.*\))?)$")  # @triton.jit, @partial(...)
 _ASSIGNED = re.compile(r"^(-{0,2}[A-Za-z_][\w.-]*)=[^\s=]*$")  # --offload-arch=gfx906, NAME=1
 _TEMPLATE_ARGS = re.compile(r"^([A-Za-z_][\w.:]*)<.*>$")  # texture2d<float, access::read>
+# A macro or CMake variable set on a command line (-DMLX_BUILD_CUDA=ON, -D__HIP_PLATFORM_AMD__).
+_DEFINE = re.compile(r"^-D\s?([A-Za-z_]\w*)$")
+# An Objective-C selector with its argument labels (memoryBarrierWithResources:count:), optionally as a
+# method reference (-[MTLDevice newBufferWithLength:options:]).
+_SELECTOR_CALL = re.compile(r"^(?:[-+]\[[A-Za-z_]\w*\s+)?([a-z][A-Za-z0-9]*):(?:[a-z][A-Za-z0-9]*:)*\]?$")
 
 
 def symbol_variants(q: str) -> list[str]:
@@ -616,6 +621,10 @@ def symbol_variants(q: str) -> list[str]:
         if written:
             q = written.group(1)
             out.append(q)
+    named = _set_or_called(q)
+    if named != q:  # -DNAME asks about NAME; a selector is named by its first part, as methods are listed
+        q = named
+        out.append(q)
     directive = _PREPROCESSOR.match(q)
     if directive:  # `#if defined(__HIP_PLATFORM_AMD__)` asks about the macro it tests
         q = directive.group(1)
@@ -834,7 +843,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         if option_asked(q, entries) and all(e[1] is None for e in entries):
             return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
-                or intrinsic_matches(index, code, backend) or message_matches(index, q, backend) \
+                or intrinsic_matches(index, code, backend) or method_base_matches(index, code, backend) \
+                or message_matches(index, q, backend) \
                 or _option_match(option, entries, backend) or feature_matches(index, q, backend):
             offer(m)
 
@@ -931,10 +941,20 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     """[card or None, qualified name, section, release] for a package name as code spells it (`tl.sort`,
     `mlx.core.linalg.eigh`, `tl.sort(x)`), or None."""
     table = index.get("vocabulary") or {}
-    for spelling in dict.fromkeys((query, code_name(query), query.removesuffix("()"))):
+    for spelling in dict.fromkeys((query, code_name(query), query.removesuffix("()"), _set_or_called(code_name(query)))):
         if spelling in table:
             return list(table[spelling])
     return None
+
+
+def _set_or_called(q: str) -> str:
+    """The name a define (-DNAME, its value already taken off) or an Objective-C selector with its
+    argument labels (memoryBarrierWithResources:count:) is about; q itself otherwise."""
+    for pattern in (_DEFINE, _SELECTOR_CALL):
+        written = pattern.match(q)
+        if written:
+            return written.group(1)
+    return q
 
 
 def package_matches(index: Index, query: str, backend: str | None) -> list[Match]:
@@ -1752,6 +1772,31 @@ def _binding_forms(index: Index) -> dict[str, str]:
             if n.startswith("mx."):
                 out.setdefault("mlx_" + flat[3:], n)
     return out
+
+
+@_once_per_index
+def _with_argument_forms(index: Index) -> dict[str, list[str]]:
+    """Each Objective-C method a row, symbol or vocabulary spells with its first argument's name
+    (heapBufferSizeAndAlignWithLength) -> by the part before `With`; computed once per index."""
+    out: dict[str, list[str]] = {}
+    vocabulary = [spelling for spelling, entry in (index.get("vocabulary") or {}).items() if entry[0]]
+    for n in dict.fromkeys(_qualified_spellings(index) + vocabulary):
+        base = _WITH_ARGUMENT.match(n)
+        if base:
+            out.setdefault(base.group(1), []).append(n)
+    return out
+
+
+def method_base_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A method named without its first argument (heapBufferSizeAndAlign): the methods spelled with one,
+    when they all land on one card."""
+    if not re.fullmatch(r"[a-z]+[A-Z][A-Za-z0-9]*", query):
+        return []
+    found: dict[str, Match] = {}
+    for full in _with_argument_forms(index).get(query, ()):
+        for m in _named_exactly(index, full, backend):
+            found.setdefault(m.concept, Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), full, "loose", m.backend))
+    return list(found.values()) if len(found) == 1 else []
 
 
 # An LLVM target intrinsic as IR and compiler dumps print it (llvm.amdgcn.mfma.f32.32x32x4f16,
