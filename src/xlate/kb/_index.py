@@ -1803,8 +1803,10 @@ def method_base_matches(index: Index, query: str, backend: str | None) -> list[M
 # llvm.nvvm.read.ptx.sreg.tid.x): clang names the builtin that emits it by the same parts joined with
 # underscores (__builtin_amdgcn_mfma_f32_32x32x4f16, __nvvm_read_ptx_sreg_tid_x), as clang 19's IR for
 # those builtins shows; an overloaded intrinsic adds its operand types (readfirstlane.i32).
-_LLVM_INTRINSIC = re.compile(r"^(?:llvm\.)?(amdgcn|nvvm)\.([a-z0-9_]+(?:\.[a-z0-9_]+)*)$")
-_INTRINSIC_BUILTIN = {"amdgcn": "__builtin_amdgcn_", "nvvm": "__nvvm_"}
+# MLIR's ROCDL dialect, which Triton's and other compilers' AMD dumps print, names its ops after the same
+# intrinsics (rocdl.s.setprio is llvm.amdgcn.s.setprio).
+_LLVM_INTRINSIC = re.compile(r"^(?:llvm\.)?(amdgcn|nvvm|rocdl)\.([a-z0-9_]+(?:\.[a-z0-9_]+)*)$")
+_INTRINSIC_BUILTIN = {"amdgcn": "__builtin_amdgcn_", "rocdl": "__builtin_amdgcn_", "nvvm": "__nvvm_"}
 _OVERLOAD_TYPE = re.compile(r"^(?:[if]\d+|bf16|v\d+(?:[if]\d+|bf16)|p\d+)$")
 
 
