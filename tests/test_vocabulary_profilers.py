@@ -6,9 +6,8 @@ No binary of these tools installs here (no PyPI wheel ships nsys or cuda-gdb, an
 ROCm install), so their help cannot be asked: the lists were read from the sources each file cites. What
 is checked here is what can be checked offline: each file holds the names its header counts, under the card
 it says; the derived-counter list leaves out exactly the names a counter family already answers; and lookup
-reaches each file's card for its names, alone and inside the command lines people write. A command no name
-list can hold (CUDA-GDB's `info cuda warps`, ROCgdb's `info agents`) is marked as an expected failure with
-the reason."""
+reaches each file's card for its names, alone and inside the command lines people write, and a debugger's
+command of several words (CUDA-GDB's `info cuda warps`, ROCgdb's `info agents`) as a whole."""
 
 from __future__ import annotations
 
@@ -124,10 +123,6 @@ def test_an_nsys_output_option_is_named_without_a_card(index: kb.Index) -> None:
     assert kb.search(index, "nsys profile -o report1 ./app") == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a debugger's multi-word command has no vocabulary kind: a name list holds identifiers only "
-    "(NameGroup.names), a tool file holds dashed options, and `info`, `cuda` and `warps` or `agents` alone "
-    "name no card, so lookup answers nothing for these lines"))
 @pytest.mark.parametrize("query", ["info cuda warps", "info cuda kernels", "info agents"])
 def test_a_debugger_command_reaches_the_debugger_card(index: kb.Index, query: str) -> None:
     assert _answer(index, query) == "debugger"

@@ -20,6 +20,9 @@ from xlate.kb._yamlio import LoadedYaml, Problem, YamlError, load_yaml, validate
 
 FOLDER = "vocabulary"
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+# A debugger's command of several lowercase words (cuda-gdb's `info cuda warps`, ROCgdb's `info agents`):
+# typed whole, so lookup matches it whole.
+CommandWords = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*(?: [a-z0-9_]+)+$")]
 Dotted = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
 
 
@@ -91,7 +94,7 @@ class ToolOptions(Strict):
 class NameGroup(Strict):
     section: NonEmpty
     card: ConceptId | None
-    names: list[Identifier]
+    names: list[Identifier | CommandWords]
 
 
 class NameList(Strict):
