@@ -6,6 +6,7 @@ problem at its line."""
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import io
 import inspect
 import json
@@ -23,12 +24,21 @@ _GLOSSARY = glossary_without_rows()
 VOCABULARIES = _GLOSSARY.vocabularies
 
 
+def _distribution_version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
 def _module(vocab: kb.PackageVocabulary, dotted: str) -> object:
     try:
         package = importlib.import_module(vocab.package)
     except ImportError:
         pytest.skip(f"{vocab.package} is not installed here (pip install -e .[test] installs it)")
-    installed = getattr(package, "__version__", None) or getattr(importlib.import_module(vocab.package.split(".")[0]), "__version__", "")
+    # mlx.nn and mlx.optimizers carry no __version__ (only mlx.core does): the distribution's metadata does.
+    installed = getattr(package, "__version__", None) or getattr(importlib.import_module(vocab.package.split(".")[0]), "__version__", None) \
+        or _distribution_version(vocab.package.split(".")[0])
     if installed != vocab.version:
         pytest.skip(f"{vocab.package} {installed} is installed; the vocabulary lists {vocab.version}'s names")
     module: object = package
