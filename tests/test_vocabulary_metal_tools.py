@@ -84,15 +84,11 @@ def test_lookup_answers_each_group_with_its_card(query: str, card: str) -> None:
     assert got and got[0].concept == card, [(m.concept, m.kind) for m in got[:2]]
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "lookup: -std alone is also nvcc's option (no card), so a bare -std=metal4.0 answers nothing until the "
-    "value (metal4.0) is read as naming the tool; and a name list holds single identifiers, so "
-    "mpp::tensor_ops needs ::-qualified names (or the mpp::tensor_ops:: prefix stripped) in lookup"))
 @pytest.mark.parametrize(("query", "card"), [
-    ("-std=metal4.0", "offload-target"),
-    ("mpp::tensor_ops", "warp-mma"),
+    ("-std=metal4.0", "offload-target"),  # -std is nvcc's too: the value names the metal compiler
+    ("mpp::tensor_ops", "warp-mma"),  # the namespace's members are listed bare
     ("mpp::tensor_ops::matmul2d", "warp-mma"),
 ])
-def test_lookup_spellings_that_need_a_lookup_change(query: str, card: str) -> None:
+def test_a_value_or_namespace_that_names_the_metal_spelling_reaches_its_card(query: str, card: str) -> None:
     got = kb.search(kb.load_index(), query)
     assert got and got[0].concept == card

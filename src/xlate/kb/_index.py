@@ -648,9 +648,7 @@ def symbol_variants(q: str) -> list[str]:
         # operand type as a suffix; the bare `air` would only name the IR itself.
         out.append(air.group(1))
         return list(dict.fromkeys(out))
-    for ns in ("metal::", "std::", "::"):
-        if bare.startswith(ns):
-            out.append(bare[len(ns):])
+    out += _without_namespace(bare)
     for long, short in _LONG_NAMESPACES:
         if bare.startswith(long):
             out.append(short + bare[len(long):])
@@ -673,6 +671,15 @@ def symbol_variants(q: str) -> list[str]:
         # (cvt.rn.satfinite.e4m3x2.f32: e4m3).
         out += [_PACKED.sub("", part) for part in parts[1:] if _TYPE_MODIFIER.match(part)]
     return list(dict.fromkeys(out))
+
+
+# C++ namespaces whose members the glossary and its vocabularies spell bare (metal::exp, MSL 4's
+# mpp::tensor_ops::matmul2d), outermost last.
+_CXX_NAMESPACES = ("mpp::tensor_ops::", "mpp::", "metal::", "std::", "::")
+
+
+def _without_namespace(name: str) -> list[str]:
+    return [name[len(ns):] for ns in _CXX_NAMESPACES if name.startswith(ns) and len(name) > len(ns)]
 
 
 def code_name(q: str) -> str:
@@ -941,7 +948,8 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     """[card or None, qualified name, section, release] for a package name as code spells it (`tl.sort`,
     `mlx.core.linalg.eigh`, `tl.sort(x)`), or None."""
     table = index.get("vocabulary") or {}
-    for spelling in dict.fromkeys((query, code_name(query), query.removesuffix("()"), _set_or_called(code_name(query)))):
+    bare = code_name(query)
+    for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare))):
         if spelling in table:
             return list(table[spelling])
     return None
@@ -992,6 +1000,10 @@ def option_entries(index: Index, query: str) -> tuple[str, list[list[Any]]]:
         entries = table.get(option) or []
         if named:
             entries = [e for e in entries if e[0] in named]
+        value = token.partition("=")[2]
+        if len(entries) > 1 and value:
+            # A value that names one of the tools (-std=metal4.0 is the metal compiler's, not nvcc's -std).
+            entries = [e for e in entries if value.startswith(e[0])] or entries
         if entries:
             return option, entries
     return "", []
