@@ -103,13 +103,11 @@ def _answer(query: str) -> tuple[int, dict]:
 
 
 def _sample() -> list[object]:
-    """The first two names of each group, and every name lookup does not yet answer with its card
-    (expected to fail until lookup reads a dotted name's list entry before its prefix's card)."""
+    """The first two names of each group, and every name whose leading part is another card's label
+    (Proton, Gluon): the list answers for the whole name, not the card its prefix names."""
     picked = {name: g.card for g in (OPS.groups if OPS else []) for name in g.names[:2]}
     picked.update({name: LISTED[name] for name in _PREFIX_WINS if name in LISTED})
-    return [pytest.param(name, card, id=name, marks=[pytest.mark.xfail(
-                strict=True, reason=f"{_PREFIX_WINS[name]} answers a part of the name before the list is read")]
-            ) if name in _PREFIX_WINS else pytest.param(name, card, id=name) for name, card in picked.items()]
+    return [pytest.param(name, card, id=name) for name, card in picked.items()]
 
 
 @pytest.mark.slow
@@ -124,7 +122,7 @@ def test_lookup_answers_a_listed_name_with_its_card_or_says_none_covers_it(name:
         assert code == 0 and top.get("concept") == card, (top.get("concept"), top.get("matched_kind"))
 
 
-def test_the_names_lookup_answers_through_another_cards_prefix_are_still_listed_on_their_own_card() -> None:
+def test_the_names_whose_prefix_is_another_cards_label_are_listed_on_their_own_card() -> None:
     assert all(name in LISTED and LISTED[name] != wrong for name, wrong in _PREFIX_WINS.items())
 
 

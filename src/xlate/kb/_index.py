@@ -824,6 +824,14 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         return []
     best, named = _exact(index, q, backend)
     code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
+    table = index.get("vocabulary") or {}
+    listed = table.get(q) or table.get(code)
+    if best and listed and all(loose(m.matched) not in (loose(q), loose(code)) for m in best.values()):
+        # A name a vocabulary lists whole (proton.record, gluon.set_auto_layout) is that name, not the
+        # card that a leading part of it (Proton, Gluon) is a label of.
+        if listed[0] is None:
+            return []
+        best = {m.concept: m for m in _package_match(list(listed), q, backend)}
     qualified = qualified_names(index, code)
     if qualified:
         # A bare name of a namespace member (coalesced_group, fast.metal_kernel): the rows and symbols

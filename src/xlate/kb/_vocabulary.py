@@ -94,7 +94,7 @@ class ToolOptions(Strict):
 class NameGroup(Strict):
     section: NonEmpty
     card: ConceptId | None
-    names: list[Identifier | CommandWords]
+    names: list[Identifier | Dotted | CommandWords]
 
 
 class NameList(Strict):
