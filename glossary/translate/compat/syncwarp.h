@@ -1,7 +1,7 @@
 #include <hip/hip_runtime.h>
 
 namespace xlate_compat {
-// CUDA's warp barrier for the HIP headers that lack one (ROCm 7.0 and earlier). The lanes of a wavefront
+// CUDA's warp barrier for the HIP headers that lack one (ROCm 6.4 and earlier; 7.0's are unconfirmed). The lanes of a wavefront
 // issue together, so what remains is ordering their memory accesses: a release fence, a wave barrier
 // (which only keeps the compiler from moving accesses across it) and an acquire fence, all at wavefront
 // scope, the sequence HIP 7.1 uses for its own __syncwarp. A mask of any integer width is taken and not
