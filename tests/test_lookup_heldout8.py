@@ -23,7 +23,8 @@ The set is no longer held out: its misses were read to choose the next general c
 set, written before those changes and measured once after them, took its place. The changes read here:
 a hyphenated tool name as a sentence capitalizes it (Nvidia-SMI), system brands beside a chip's name
 (DGX Spark), the early MI300 targets gfx940 and gfx941, and aliases the misses showed missing (thread
-synchronization, HIP logging, persistent kernel): 130 of 200.
+synchronization, HIP logging, persistent kernel): 130 of 200. Later vocabularies (nsys options, CMake
+and compiler macros, the metal compiler's options, ROCm derived counters) brought it to 152.
 """
 
 from __future__ import annotations
@@ -38,22 +39,17 @@ from test_lookup_queries import check_cited, check_pinned_misses, check_unrelate
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout8.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 124
-RIGHT_NOW = 145
+RIGHT_NOW = 152
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, counter, error code or environment variable that no card label or row
     # names (some appear in a card's prose or a row's caveat, which lookup does not match): exits 1
-    "--cuda-graph-trace=node",
-    "--cudabacktrace",
     "emit_nvtx",
-    "--cuda-um-gpu-page-faults",
     "--track-stream-ordered-races",
     "__cudaRegisterLinkedBinary",
-    "CUDA_SEPARABLE_COMPILATION",
     "TORCH_CUDA_ARCH_LIST=9.0a+PTX",
     "nv-nsight-cu-cli",
     "dcgmproftester",
-    "MfmaUtil",
     "rocpd2csv",
     "-Rpass-analysis=kernel-resource-usage",
     "ScratchSize [bytes/lane]",
@@ -61,10 +57,8 @@ KNOWN_MISSES = {
     "info dispatches",
     "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION",
     "HIP_PARTIALLY_SUPPORTED",
-    "GL2C_HIT_sum",
     "XPC_ERROR_CONNECTION_INTERRUPTED",
     "kIOGPUCommandBufferCallbackErrorOutOfMemory",
-    "-frecord-sources",
     "metal-dsymutil",
     ".metallibsym",
     "#pragma METAL fp contract(off)",

@@ -23,6 +23,10 @@ The set is no longer held out: its misses were read afterwards. A slip of a row 
 row whichever backend spells it and whether or not the row has a concept
 (cudaDeviceScheduleBlokingSync, hipStreamWaitVaule32), and the CUDA 13.0 API functions no row
 or card spells are a name list (batched copies, programmatic dependent launch, libraries, logs): 129.
+Then vocabularies read from compilers, packages and vendor pages (clang's AMDGPU and NVPTX builtins,
+mlx.nn and Triton's subpackages, Triton's IR ops, CUDA and HIP macros, CMake variables, ROCm derived
+counters, nsys reports, CUDA-GDB's info commands, the metal compiler's options and Metal's environment
+variables) and lookup rules for defines, Objective-C selectors and ROCDL ops: 152.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from test_lookup_queries import check_cited, check_pinned_misses, check_unrelate
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout9.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 124
-RIGHT_NOW = 129
+RIGHT_NOW = 152
 # What lookup does not answer right at the top (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # exits 1: a name, option, heading or message no card, row or vocabulary holds
@@ -45,15 +49,9 @@ KNOWN_MISSES = {
     "Green Contexts",
     "--break-on-launch",
     "nvcc fatal : Value 'sm_89' is not defined for option 'gpu-architecture'",
-    "info cuda warps",
     "Kernel Focus",
     "arrive_tx",
-    "__CUDA_NO_BFLOAT16_CONVERSIONS__",
-    "nsys stats -r cuda_gpu_sum",
-    "cuda_kern_exec_sum",
     ".nsys-rep",
-    "VALUBusy",
-    "MemUnitBusy",
     "Active cycle",
     "Arithmetic bandwidth",
     "CU utilization",
@@ -64,29 +62,16 @@ KNOWN_MISSES = {
     "-amdgpu-early-inline-all=true",
     "HIP_COMPILE_CXX_AS_HIP",
     "--output-format pftrace",
-    "CMAKE_HIP_PLATFORM",
-    "HIP_PLATFORM_HCC",
-    "__builtin_amdgcn_sched_group_barrier",
-    "llvm.amdgcn.iglp.opt",
     "Memory access fault by GPU node-2 (Agent handle: 0x5640a8bb1980) on address 0x7feea09c5000. Reason: Page not present or supervisor privilege.",
     "GCVM_L2_PROTECTION_FAULT_STATUS",
-    "mpp::tensor_ops",
-    "-std=metal4.0",
-    "heapBufferSizeAndAlign",
     "Attribute Qualifiers for Kernel Function Input",
-    "memoryBarrierWithResources:count:",
     "Group Your Functions into a Single Library",
     "Alignment of Types",
     "argument buffer tier 2",
-    "MTL_HUD_ENABLED=1",
     "shader cost graph",
     "[metal::malloc] Attempting to allocate 48736917632 bytes which is greater than the maximum allowed buffer size",
-    "mlx.nn.QQLinear",
     "mlx.core.fast.affine_quantize",
-    "QuantizedShardedToAllLinear",
-    "-DMLX_BUILD_CUDA=ON",
     "pip install mlx[cpu]",
-    "-DMLX_METAL_DEBUG=ON",
     "Basics of Compile",
     "--kv-bits",
     "QuantizedKVCache",
@@ -95,8 +80,6 @@ KNOWN_MISSES = {
     "n_spills",
     "max_num_imprecise_acc",
     "gdc_wait",
-    "triton.testing.do_bench",
-    "tt.make_range",
     "Fused Softmax",
     "Layer Normalization",
     "instruction_sched_variant",
@@ -107,9 +90,7 @@ KNOWN_MISSES = {
     "Arch conditional MMA instruction used without targeting appropriate compute capability",  # [warp-mma]
     "--expt-relaxed-constexpr",  # [device-function]
     "bar.arrive",  # [async-barrier]
-    "HIP runtime compiler",  # [runtime-library]
     "hipErrorToCudaError",  # [hipify]
-    "__builtin_amdgcn_s_setprio",  # [block-barrier]
     "sizePerThread",  # [block-dimensions]
     "__builtin_amdgcn_s_setpiro",  # [block-barrier]
     "memoryBarierWithScope",  # [scoped-atomics]
