@@ -238,7 +238,8 @@ def test_hip_builtins_named_in_the_glossary_exist() -> None:
     """
     from conftest import GLOSSARY, clang_builtins
 
-    text = "\n".join(p.read_text() for p in sorted(GLOSSARY.glob("*/*.yaml")) if p.parent.name not in ("api", "symbols"))
+    # The builtin name lists (glossary/vocabulary/) have their own proof, per target and wavefront size.
+    text = "\n".join(p.read_text() for p in sorted(GLOSSARY.glob("*/*.yaml")) if p.parent.name not in ("api", "symbols", "vocabulary"))
     named = set(re.findall(r"__builtin_amdgcn_[A-Za-z0-9_]+", text)) - BUILTINS_NEWER_THAN_CLANG_19
     named = {n for n in named if not n.endswith("_")}  # prefixes such as __builtin_amdgcn_mfma_*
     assert len(named) > 15
