@@ -132,6 +132,11 @@ def _models() -> dict[str, type[BaseModel]]:
         _check = field_validator("accepts")(classmethod(lambda cls, v: _types(v)))
 
     class SameShape(Entry):
+        """An approximate row (or a member of an approximate class row) whose HIP function takes the
+        CUDA call's arguments unchanged: at any site, or with `when: two_phase` only where the call
+        shows CUB's two-phase form (temporary storage, then its byte count)."""
+
+        when: Literal["two_phase"] | None = None
         source: str
 
     class Erase(Entry):

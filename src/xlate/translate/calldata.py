@@ -24,7 +24,7 @@ from xlate.translate import datafile
 _PARTS: dict[str, dict[str, type]] = {"append": {"hip": str, "arity": int, "arguments": list, "source": str},
           "typed": {"keep": list, "accepts": list, "any_cuda_type": bool, "source": str},
           "maskless": {"accepts": list, "source": str},
-          "same_shape": {"source": str},
+          "same_shape": {"when": str, "source": str},
           "erase": {"source": str},
           "function_address": {"index": int, "source": str},
           "device_construction": {"source": str},
@@ -79,15 +79,26 @@ def maskless() -> dict[str, dict[str, Any]]:
 
 
 def same_shape() -> dict[str, dict[str, Any]]:
-    """CUDA name -> {source}: approximate rows whose HIP call takes the CUDA arguments unchanged."""
+    """CUDA name -> {when, source}: approximate rows (and members of approximate class rows) whose HIP
+    call takes the CUDA arguments unchanged; `when` None: at any site, "two_phase": only at a site
+    that shows CUB's two-phase form (translate/names.py, two_phase_site)."""
     return _data()["same_shape"]
 
 
+def two_phase(name: str) -> bool:
+    """Whether `name` (a row's CUDA name, or a member of a class row) is written only at a call that
+    shows CUB's two-phase form: other forms of it (CUB's single-call overloads that take an execution
+    environment) have no HIP overload."""
+    entry = _data()["same_shape"].get(name)
+    return entry is not None and entry.get("when") == "two_phase"
+
+
 def proven_call(name: str) -> bool:
-    """Whether an approximate function row may be written at all: its call's shape and types are
-    handled by one of the parts above."""
+    """Whether an approximate function row may be written at any call: its call's shape and types are
+    handled by one of the parts above (a `two_phase` entry is proven only at some calls)."""
     data = _data()
-    return name in data["typed"] or name in data["append"] or name in data["same_shape"]
+    return name in data["typed"] or name in data["append"] or \
+        (name in data["same_shape"] and data["same_shape"][name].get("when") is None)
 
 
 def erase() -> dict[str, dict[str, Any]]:

@@ -20,7 +20,7 @@ from tree_sitter import Node, Tree
 from xlate.cuda.names import identifiers
 from xlate.translate import datafile
 from xlate.translate.edits import Edits, line_starts
-from xlate.translate.names import class_prefix, hip_name, roc_name
+from xlate.translate.names import approximate_member, class_prefix, hip_name, roc_name
 from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -126,8 +126,11 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
         if (entry is None or getattr(entry, "derived", False)) and prefixes and not api_shaped(name, prefixes):
             continue  # a user's variable named after the library (cublas_handle), not one of its names
         why = hip_name(entry, options, smap)[1] if entry is not None else "unknown"
-        if why == "derived" and class_prefix(name, smap, options) is not None:
-            why = "ok"  # a member of a class a row renames: the class's rename ports it (names.rewrite)
+        if why == "derived" and (class_prefix(name, smap, options) is not None
+                                 or approximate_member(name, smap, options) is not None):
+            # a member of a class a row renames, or a member whose two-phase calls follow an
+            # approximate class's rename: the class's rename ports it (names.rewrite)
+            why = "ok"
         if why in ("ok", "same"):
             mapped = True
         else:

@@ -4,7 +4,9 @@ A row's HIP spelling is used only when the row is listed (kind "symbol"): names 
 naming rule merely derives are reported as unknown and left as written. Two more things are never
 renamed, each with a `// xlate:` note: a function row whose HIP side is only `approximate` and whose
 call is not proven to keep its shape (glossary/translate/calls.yaml lists those that are; `cg::reduce`
-to `hipcub::WarpReduce` would call a class template as a function), and a name the file itself
+to `hipcub::WarpReduce` would call a class template as a function; a `when: two_phase` entry there
+proves only calls that show CUB's two-phase form, and so does one for a member of an approximate
+class row such as `cub::DeviceRadixSort::SortKeys`), and a name the file itself
 defines or declares as a function (`__device__ T __ldcs(const T* p)`): the user's function keeps its
 name, and so do its calls.
 """
@@ -225,6 +227,57 @@ def class_prefix(written: str, smap: Any, options: Options) -> tuple[str, str] |
     return None
 
 
+def approximate_member(written: str, smap: Any, options: Options) -> tuple[str, str, Any, str] | None:
+    """(prefix, its HIP spelling, the prefix's entry, the member's full CUDA name) for a qualified name
+    in no row whose longest qualifying prefix with a row is a type whose HIP side is only approximate,
+    where calls.yaml's `same_shape` lists the member with `when: two_phase` (`cub::DeviceRadixSort::SortKeys`):
+    the member follows the class's rename at a call that shows CUB's two-phase form. None otherwise."""
+    parts = written.split("::")
+    for k in range(len(parts) - 1, 0, -1):
+        prefix = "::".join(parts[:k])
+        entry = smap.get(prefix)
+        row = getattr(entry, "row", None)
+        if entry is None or row is None:
+            continue
+        if row.kind != "type" or entry.hip_relation != "approximate":
+            return None
+        member = "::".join([entry.symbol, *parts[k:]])
+        target, why = hip_name(entry, options, smap)
+        return (prefix, target, entry, member) if why == "ok" and target and calldata.two_phase(member) else None
+    return None
+
+
+_TEMP_BYTES_TYPES = frozenset({"size_t", "std::size_t"})
+
+
+def two_phase_site(name_node: Node | None, types: Any) -> bool:
+    """Whether the call whose callee starts at `name_node` (`cub` of `cub::DeviceReduce::Sum(...)`)
+    shows CUB's two-phase form: its first argument is the temporary storage (nullptr, NULL, or a
+    name or cast the file shows to be a `void*`) and its second the byte count (a name the file
+    declares as a size_t or a size_t&). CUB's single-call overloads, which take an execution
+    environment, begin with the input instead (an iterator, never a `void*`), so no such call
+    passes; anything the syntax does not show is not taken for two-phase."""
+    from xlate.translate.calls import arguments
+
+    node = name_node
+    while node is not None and node.parent is not None and node.parent.type == "qualified_identifier":
+        node = node.parent
+    call = node.parent if node is not None else None
+    if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
+        return False
+    args = arguments(call)
+    if len(args) < 3:
+        return False
+    first, second = args[0], args[1]
+    while first.type == "parenthesized_expression" and first.named_child_count == 1:
+        first = first.named_children[0]
+    while second.type == "parenthesized_expression" and second.named_child_count == 1:
+        second = second.named_children[0]
+    storage = first.type == "null" or (first.type == "identifier" and first.text == b"NULL") or \
+        types.of_argument(first) == "void"
+    return storage and second.type == "identifier" and types.declared_as(second, ("", "&")) in _TEMP_BYTES_TYPES
+
+
 def keep_host_calls_in_device_code(found: list[tuple[Any, Any]], source: bytes, starts: list[int], view: Any,
                                    report: Report, claimed: set[int], notes: Notes) -> None:
     """A call of a host-only API family's name (calls.yaml `host_api_families`: CUDA's runtime and driver
@@ -249,6 +302,14 @@ def keep_host_calls_in_device_code(found: list[tuple[Any, Any]], source: bytes, 
         said.add((fn.start_byte, written))
         notes.add_at(starts, node, f"kept {written}: called in device code (CUDA's device runtime); HIP's runtime "
                      "functions run on the host only, so no HIP spelling compiles here", report, "host API in device code")
+
+
+def _keep_unproven_shape(written: str, target: str, entry: Any, starts: list[int], start: int, report: Report,
+                         notes: Notes) -> None:
+    """The call keeps its CUDA name, with a note giving the HIP name and the row's caveat."""
+    caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
+    notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"
+              + (f" ({caveat})" if caveat else "") + "; port this call by hand", report, "call shape differs")
 
 
 def dead_definitions(found: list[tuple[Any, Any]]) -> list[tuple[int, int]]:
@@ -281,7 +342,10 @@ def _pointer_parameter(param: Node) -> str | None:
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits, report: Report,
             options: Options, claimed: set[int], smap: Any = None, notes: Notes | None = None) -> None:
+    from xlate.translate.pointee import Pointees
+
     notes = notes if notes is not None else Notes()
+    types = Pointees()
     for o, entry in found:
         written = o[2]
         if written == LAUNCH or entry.kind == "header":
@@ -299,6 +363,17 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
                 # `cub::DeviceRadixSort::SortPairs`: the class has a row; its member keeps its name.
                 report.rewritten["identifier"] += 1
                 continue
+            member = approximate_member(written, smap, options) if known is None else None
+            if member is not None:
+                prefix, class_target, class_entry, _ = member
+                if two_phase_site(o[6], types):
+                    # `cub::DeviceRadixSort::SortKeys(temp, bytes, ...)`: hipCUB's member takes CUB's arguments.
+                    if edits.add(start, start + len(prefix.encode()), class_target.encode()):
+                        report.rewritten["identifier"] += 1
+                    continue
+                _keep_unproven_shape(written, class_target + written[len(prefix):], class_entry, starts, start,
+                                     report, notes)
+                continue
         if why in ("derived", "unknown"):
             report.unknown[written] += 1
             continue
@@ -307,10 +382,8 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
             continue
         if why == "same" or target is None or target == written:
             continue  # (target is None only for the reasons handled above)
-        if shape_unproven(entry):
-            caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
-            notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"
-                      + (f" ({caveat})" if caveat else "") + "; port this call by hand", report, "call shape differs")
+        if shape_unproven(entry) and not (calldata.two_phase(entry.symbol) and two_phase_site(o[6], types)):
+            _keep_unproven_shape(written, target, entry, starts, start, report, notes)
             continue
         if written != entry.symbol:
             # Written through a namespace alias (cg::thread_block): keep the alias when the HIP

@@ -71,6 +71,11 @@ class Pointees:
         """The declared type of a variable passed by value (`loc`), or None."""
         return self._declared(_strip(name), ("",)) if _strip(name).type == "identifier" else None
 
+    def declared_as(self, name: Node, shapes: tuple[str, ...]) -> str | None:
+        """The declared base type of a name whose declarations agree and each have one of `shapes`
+        ("": a plain variable, "&": a reference, "*": one pointer level, "[]": an array), or None."""
+        return self._declared(_strip(name), shapes) if _strip(name).type == "identifier" else None
+
     def _declared(self, name: Node, shapes: tuple[str, ...]) -> str | None:
         """The base type of the name's declarations in its function and at file scope, when they agree
         and each has one of `shapes` ("*": one pointer level, "[]": an array, "": a plain variable)."""
@@ -151,7 +156,9 @@ def _name_and_shape(d: Node | None) -> tuple[str, str] | None:
             if shape:
                 return None  # a pointer to pointer, an array of pointers ...: not one simple level
             shape = mark
-        d = d.child_by_field_name("declarator")
+        # tree-sitter-cpp gives a reference declarator's name no field: its last named child
+        d = d.child_by_field_name("declarator") if d.type != "reference_declarator" else \
+            (d.named_children[-1] if d.named_children else None)
     if d is None or d.type != "identifier":
         return None
     return _text(d), shape
