@@ -960,7 +960,11 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare))):
         if spelling in table:
             return list(table[spelling])
+    if " " in query:
+        entry = _headings(index).get(query.casefold())
+        return list(entry) if entry is not None else None
     return None
+
 
 
 def _set_or_called(q: str) -> str:
@@ -1158,6 +1162,12 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
         return got
 
     return cached
+
+@_once_per_index
+def _headings(index: Index) -> dict[str, list[Any]]:
+    """The vocabulary's names of several words (headings, debugger commands) by their case-folded
+    spelling: a heading is typed in any case."""
+    return {name.casefold(): entry for name, entry in (index.get("vocabulary") or {}).items() if " " in name}
 
 
 @_once_per_index
