@@ -1732,21 +1732,26 @@ def row_slip(index: Index, query: str) -> str | None:
 
 @_once_per_index
 def _spellings_by_head(index: Index) -> dict[str, list[str]]:
-    """Every row spelling of any backend, by its first three characters: what a slip is compared with,
-    gathered once per index rather than per query."""
+    """Every row spelling of any backend, and every name a vocabulary places on a card, by its first three
+    characters: what a slip is compared with, gathered once per index rather than per query."""
     out: dict[str, list[str]] = {}
-    for n in dict.fromkeys([*names(index), *counterpart_spellings(index)]):
+    listed = [n for n, entry in (index.get("vocabulary") or {}).items() if entry[0] and " " not in n]
+    for n in dict.fromkeys([*names(index), *counterpart_spellings(index), *listed]):
         out.setdefault(n[:3], []).append(n)
     return out
 
 
 def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
-    """The concept of the row a long identifier is a slip of (row_slip)."""
+    """The concept of the row or vocabulary name a long identifier is a slip of (row_slip)."""
     near = row_slip(index, query)
-    rows = rows_for(index, near) if near else []
-    if not near or not rows or not rows[0][0].concept or (backend and backend != rows[0][1]):
+    if not near:
         return []
     score = round(FUZZY_CEILING * (1.0 - 1.0 / len(query.strip())), 1)
+    rows = rows_for(index, near)
+    if not rows:  # a vocabulary's name (triton.heuristics, __builtin_amdgcn_s_setprio)
+        return [Match(m.concept, score, near, "fuzzy", m.backend) for m in package_matches(index, near, backend)]
+    if not rows[0][0].concept or (backend and backend != rows[0][1]):
+        return []
     return [Match(rows[0][0].concept, score, near, "fuzzy", rows[0][1])]
 
 
