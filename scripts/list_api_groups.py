@@ -8,11 +8,12 @@ A documentation comment of one function may also say `@ingroup NAME` (HIP does f
 template functions): that declaration then belongs to the named group(s) instead. A block that both
 defines a group and says `@ingroup` names its parent group, which is not where its functions go.
 
-Each function is asked of lookup (xlate.kb.search, as `xlate lookup NAME` does) and its top card noted.
+Each function is asked of lookup (xlate.kb.search, as `xlate lookup NAME` does) and its top card noted,
+unless lookup answered a near spelling it corrected the name to.
 A group is given the card that at least half of its functions that reach a card reach, when that is at
 least MIN_VOTES functions; otherwise none.
 
-    python3 scripts/list_api_groups.py          # both vendors, YAML-ready, with the votes as comments
+    python3 scripts/list_api_groups.py          # both vendors: each title, its groups, votes and majority card
     python3 scripts/list_api_groups.py cuda     # one vendor
 """
 
