@@ -941,10 +941,15 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
     # reached only through a symbol (the __shared__ row's `threadgroup`).
     title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
+    # A card that carries the query as an alias of its own is about it; one that names it on a side is
+    # naming a counterpart ("CUDA compute capability" on the Apple GPU family card's CUDA side).
+    _, folded, _ = _lookups(index, q)
+    aliased = {cid for _, cid, kind, _ in folded.get(q.casefold(), ()) if kind == "alias"}
     # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
     # alias "offload arch").
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
-                                                  m.concept not in named, code not in m.matched, m.concept))
+                                                  m.concept not in aliased, m.concept not in named,
+                                                  code not in m.matched, m.concept))
     return ranked[:limit]
 
 
