@@ -14,6 +14,11 @@ and 160 of 200 (80.0%) after them; all 35 `none` queries exit 1 both times. By g
 CUDA 31/40, HIP/ROCm 27/40, Metal 24/30, MLX 20/25, Triton 20/25, GPU names 15/15, misspellings 8/10,
 unrelated 15/15. Most misses are section headings of API references and guides ("Unified Addressing",
 "Primary Context Management", "Debug Ops", "Little's Law") whose topic a card covers under other words.
+
+The set is no longer held out: its misses were read. Heading vocabularies derived afterwards (the CUDA and
+HIP API reference groups from the headers' Doxygen groups, triton.language's and MLX's reference sections
+with the card most of their functions reach, tutorial and guide titles) and a slip rule for listed names
+bring it to 169; an eleventh set, written before them, measures them.
 """
 
 from __future__ import annotations
@@ -28,18 +33,15 @@ from test_lookup_queries import check_cited, check_pinned_misses, check_unrelate
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout10.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 157
-RIGHT_NOW = 160
+RIGHT_NOW = 169
 # What lookup does not answer right at the top (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # exits 1: a heading or term whose words no card label carries, or a name no card or list holds
     "Unified Addressing",
     "External Resource Interoperability",
     "Driver Entry Point Access",
-    "Profiler Control",
     "Surface Functions",
     "Cache Hints for Memory Operations",
-    "Coredump Attributes Control API",
-    "Primary Context Management",
     "__HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__",
     "__HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__",
     "HIP_BEGIN_MARKER",
@@ -55,14 +57,8 @@ KNOWN_MISSES = {
     "Target Conditionals",
     "Pipeline state creation",
     "mlx.nn.TransformerEncoderLayer",
-    "Launching Distributed Programs",
     "Compiling Training Graphs",
-    "Devices and Streams",
     "TritonGPU Dialect",
-    "Memory/Pointer Ops",
-    "Compiler Hint Ops",
-    "Debug Ops",
-    "triton.heuristcs",
     # a wrong card answers first (first answer in brackets)
     "Memory Space Specifiers",  # [device-function]
     "__HIP_ARCH_HAS_WARP_BALLOT__",  # [warp-ballot]

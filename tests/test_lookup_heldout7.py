@@ -56,7 +56,7 @@ RIGHT_AT_FIRST_RUN = 136
 # One first-run hit was a coincidence: tl.assume reached fast-math-intrinsics through the word "assume"
 # in a sentence about fast math. The package vocabulary (glossary/vocabulary) lists tl.assume as a
 # compiler hint no card covers, so lookup now says what it is and exits 1.
-RIGHT_NOW = 167
+RIGHT_NOW = 170
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
@@ -72,7 +72,6 @@ KNOWN_MISSES = {
     "--q-group-size",
     "triton.testing.Benchmark",
     "tt.divisibility",
-    "ttg.local_alloc",
     "tritonamdgpu-block-pingpong",
     "triton.runtime.errors.OutOfResources",
     # a known term inside a code fragment: exits 1
@@ -83,7 +82,6 @@ KNOWN_MISSES = {
     "Choosing a resource storage mode for Apple GPUs",
     "Setting resource storage modes",
     "Copying data to a private resource",
-    "Distributed Communication",
     "Exporting Functions",
     "[metal::Device] Unable to load kernel input_coherent",
     "Grouped Query Attention",
@@ -94,7 +92,6 @@ KNOWN_MISSES = {
     "Setting the number of compute units",  # [streaming-multiprocessor]
     "Add basic SIMD shuffle up/down",  # [sm-sub-partition]
     "#triton_gpu.blocked",  # [global-memory]
-    "buffer_load_to_local",  # [device-malloc]
     # a package name the vocabulary places under no card (the expected cards do not discuss it): exits 1
     "tl.assume",
     # a graphics-only Metal name the vocabulary places under no card (mesh shaders): exits 1

@@ -54,7 +54,7 @@ class ApiFamily(BaseModel):
     caveat: str | None = None
     match: str | None = Field(default=None, description="regex of family names not listed one by one")
     headers: dict[str, str | None] = Field(default_factory=dict)
-    concepts: dict[str, ConceptRef] = Field(default_factory=dict, description="name prefix -> concept id")
+    concepts: dict[str, ConceptRef | None] = Field(default_factory=dict, description="name prefix -> concept id, or null for a prefix that belongs to no concept (it shadows a shorter prefix)")
     rename: list[tuple[str, str]] = Field(default_factory=list, description="[CUDA prefix, HIP prefix], first match wins")
     same: list[Symbol] = Field(default_factory=list)
     renamed: list[Symbol] = Field(default_factory=list)
@@ -138,7 +138,7 @@ def load(glossary_root: Path, known_concepts: set[str] | None = None) -> ApiTabl
                     seen[name] = (shown, line)
         if known_concepts is not None:
             for prefix, cid in fam.concepts.items():
-                if cid not in known_concepts:
+                if cid is not None and cid not in known_concepts:
                     tables.problems.append(Problem(shown, loaded.line_of(("concepts", prefix)), f"concepts.{prefix}: unknown concept {cid!r}"))
         tables.families.append(fam)
         tables.sources[fam.family] = loaded

@@ -941,10 +941,15 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     # carries the query as its own name or alias (thread-block for "threadgroup") ranks before one
     # reached only through a symbol (the __shared__ row's `threadgroup`).
     title_of = {cid: loose(index["concepts"][cid]["title"]) for cid in best}
+    # A card that carries the query as an alias of its own is about it; one that names it on a side is
+    # naming a counterpart ("CUDA compute capability" on the Apple GPU family card's CUDA side).
+    _, folded, _ = _lookups(index, q)
+    aliased = {cid for _, cid, kind, _ in folded.get(q.casefold(), ()) if kind == "alias"}
     # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
     # alias "offload arch").
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
-                                                  m.concept not in named, code not in m.matched, m.concept))
+                                                  m.concept not in aliased, m.concept not in named,
+                                                  code not in m.matched, m.concept))
     return ranked[:limit]
 
 
@@ -960,7 +965,11 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare))):
         if spelling in table:
             return list(table[spelling])
+    if " " in query:
+        entry = _headings(index).get(query.casefold())
+        return list(entry) if entry is not None else None
     return None
+
 
 
 def _set_or_called(q: str) -> str:
@@ -1158,6 +1167,12 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
         return got
 
     return cached
+
+@_once_per_index
+def _headings(index: Index) -> dict[str, list[Any]]:
+    """The vocabulary's names of several words (headings, debugger commands) by their case-folded
+    spelling: a heading is typed in any case."""
+    return {name.casefold(): entry for name, entry in (index.get("vocabulary") or {}).items() if " " in name}
 
 
 @_once_per_index
@@ -1722,21 +1737,26 @@ def row_slip(index: Index, query: str) -> str | None:
 
 @_once_per_index
 def _spellings_by_head(index: Index) -> dict[str, list[str]]:
-    """Every row spelling of any backend, by its first three characters: what a slip is compared with,
-    gathered once per index rather than per query."""
+    """Every row spelling of any backend, and every name a vocabulary places on a card, by its first three
+    characters: what a slip is compared with, gathered once per index rather than per query."""
     out: dict[str, list[str]] = {}
-    for n in dict.fromkeys([*names(index), *counterpart_spellings(index)]):
+    listed = [n for n, entry in (index.get("vocabulary") or {}).items() if entry[0] and " " not in n]
+    for n in dict.fromkeys([*names(index), *counterpart_spellings(index), *listed]):
         out.setdefault(n[:3], []).append(n)
     return out
 
 
 def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
-    """The concept of the row a long identifier is a slip of (row_slip)."""
+    """The concept of the row or vocabulary name a long identifier is a slip of (row_slip)."""
     near = row_slip(index, query)
-    rows = rows_for(index, near) if near else []
-    if not near or not rows or not rows[0][0].concept or (backend and backend != rows[0][1]):
+    if not near:
         return []
     score = round(FUZZY_CEILING * (1.0 - 1.0 / len(query.strip())), 1)
+    rows = rows_for(index, near)
+    if not rows:  # a vocabulary's name (triton.heuristics, __builtin_amdgcn_s_setprio)
+        return [Match(m.concept, score, near, "fuzzy", m.backend) for m in package_matches(index, near, backend)]
+    if not rows[0][0].concept or (backend and backend != rows[0][1]):
+        return []
     return [Match(rows[0][0].concept, score, near, "fuzzy", rows[0][1])]
 
 

@@ -255,8 +255,8 @@ def _table_for(tables: list[str], target: str) -> str | None:
     return tables[0] if tables else None
 
 
-def _concept_for(name: str, prefixes: dict[str, str], default: str | None) -> str | None:
-    best: tuple[str, str] | None = None
+def _concept_for(name: str, prefixes: dict[str, str | None], default: str | None) -> str | None:
+    best: tuple[str, str | None] | None = None
     for prefix, cid in prefixes.items():
         if prefix != "*" and name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
             best = (prefix, cid)

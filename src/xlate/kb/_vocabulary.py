@@ -23,6 +23,9 @@ Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$
 # A debugger's command of several lowercase words (cuda-gdb's `info cuda warps`, ROCgdb's `info agents`):
 # typed whole, so lookup matches it whole.
 CommandWords = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*(?: [a-z0-9_]+)+$")]
+# A section heading of a vendor's API reference or guide ("Primary Context Management", "Memory/Pointer
+# Ops"): several words as the page prints them; lookup matches it whole, case aside.
+Heading = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9 /&+,'().:-]*[A-Za-z0-9)]$", max_length=90)]
 Dotted = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")]
 
 
@@ -94,7 +97,7 @@ class ToolOptions(Strict):
 class NameGroup(Strict):
     section: NonEmpty
     card: ConceptId | None
-    names: list[Identifier | Dotted | CommandWords]
+    names: list[Identifier | Dotted | CommandWords | Heading]
 
 
 class NameList(Strict):
