@@ -257,15 +257,14 @@ def two_phase_site(name_node: Node | None, types: Any) -> bool:
     declares as a size_t or a size_t&). CUB's single-call overloads, which take an execution
     environment, begin with the input instead (an iterator, never a `void*`), so no such call
     passes; anything the syntax does not show is not taken for two-phase."""
-    from xlate.translate.calls import arguments
-
     node = name_node
     while node is not None and node.parent is not None and node.parent.type == "qualified_identifier":
         node = node.parent
     call = node.parent if node is not None else None
     if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
         return False
-    args = arguments(call)
+    listed = call.child_by_field_name("arguments")
+    args = [c for c in listed.named_children if c.type != "comment"] if listed is not None else []
     if len(args) < 3:
         return False
     first, second = args[0], args[1]
