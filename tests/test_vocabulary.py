@@ -97,6 +97,9 @@ def test_every_public_name_is_spelled_by_the_glossary_or_listed(vocab: kb.Packag
             qualified = f"{dotted}.{name}"
             if qualified in listed or qualified in modules or isinstance(getattr(module, name), types.ModuleType):
                 continue  # listed, or a submodule (its names are listed under it where they are API)
+            if isinstance(module, type) and hasattr(_module(vocab, vocab.package), name):
+                continue  # a method the package also has as a function (mx.array.cummax): read as that function
+
             spelled = ns + qualified[len(vocab.package):]
             top = kb.search(index, spelled, limit=1)
             if not (top and top[0].score >= kb.SCORE_LOOSE - 1 and top[0].kind != "package"):
@@ -200,3 +203,21 @@ def test_a_broken_vocabulary_file_is_a_problem_at_its_line(tmp_path: Path) -> No
     for name, (_, message) in {**BROKEN, "not-yaml": ("", ""), "bad-family": ("", "no concept")}.items():
         mine = [p for p in problems if f"{name}.yaml:" in p]
         assert mine and any(message.lower() in p.lower() for p in mine), (name, problems)
+
+
+def test_an_array_method_is_answered_as_the_function_of_the_same_name() -> None:
+    """MLX documents most array methods as its functions ("See :func:`cummax`"); lookup answers
+    mx.array.NAME and mlx.core.array.NAME(...) as mx.NAME wherever mlx.core has NAME."""
+    mx = pytest.importorskip("mlx.core")
+    index = kb.load_index()
+    methods = [n for n in dir(mx.array) if not n.startswith("_") and hasattr(mx, n)]
+    assert len(methods) > 30, methods
+    differ = []
+    for name in methods:
+        as_function = [m.concept for m in kb.search(index, f"mx.{name}", limit=1)]
+        for spelled in (f"mx.array.{name}", f"mlx.core.array.{name}(x)"):
+            if [m.concept for m in kb.search(index, spelled, limit=1)] != as_function:
+                differ.append(spelled)
+    assert not differ, differ
+    # An attribute only the array has is its own entry, not a function's.
+    assert kb.search(index, "mx.array.shape", limit=1)[0].concept == "device-array"

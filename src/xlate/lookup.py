@@ -37,6 +37,8 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
         how = f"option of {', '.join(dict.fromkeys(e[3] for e in option))}, {option[0][2]}; score {m.score:g}"
     if m.kind == "message":
         how = f"error string; score {m.score:g}"
+    if m.kind == "twin":
+        how = f"no row spells the HIP name; read as the CUDA name it follows, {m.matched}; score {m.score:g}"
     lines = [f"{c.title}  [{m.concept}, {c.category}]  matched {m.matched!r} ({how})", ""]
     lines.append(_wrap(c.summary, width, "  "))
     lines.append("")
@@ -176,8 +178,10 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         if slip is not None:
             rows, spelled = kb.find_rows(index, slip, backend)[:3], slip
     from_span = False
-    if not rows and matches and (matches[0].kind == "span" or (matches[0].kind == "fuzzy" and matches[0].backend == "cuda")):
-        rows = kb.find_rows(index, matches[0].matched, backend)[:3]  # the symbol the question names or misspells
+    # The symbol the question names, misspells (a CUDA or HIP spelling) or is the HIP twin of.
+    if not rows and matches and (matches[0].kind in ("span", "twin")
+                                 or (matches[0].kind == "fuzzy" and matches[0].backend in ("cuda", "hip"))):
+        rows = kb.find_rows(index, matches[0].matched, None if matches[0].kind == "twin" else backend)[:3]
         spelled, from_span = matches[0].matched, matches[0].kind == "span"
     # A row that pairs nothing (a CUDA name a concept lists, with no side known: a tool such as nsys)
     # would only say "unknown" where the concept's card, shown anyway, names the counterparts.
@@ -230,6 +234,10 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
         return EXIT_FINDINGS
     row_cards = [row_card(r, s, spelled) for r, s in rows]
+    if matches and matches[0].kind == "twin":
+        # Say that the HIP name itself is in no row before showing the CUDA row it follows.
+        out.write(_wrap(f"{cleaned}: no row spells this HIP name; shown below is the CUDA name it follows, "
+                        f"{matches[0].matched}, with what its HIP side is known to be.", 100, "") + "\n\n")
     concept_cards = [card(index, matches[0])] if matches else []
     parts = row_cards + ([gpu_card(gpu)] if gpu else []) + concept_cards
     if not row_leads:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import unicodedata
 from collections.abc import Callable
@@ -268,9 +269,6 @@ def _rows_payload(rows: dict[str, dict[str, Any]], families: list[dict[str, Any]
             prefixes.add(literal)
             if literal.endswith("::"):
                 namespaces.add(literal.split("::")[0])
-    # Flat lists, not objects: JSON makes a 9,000-key dictionary an order of magnitude slower than
-    # the same strings in a list, and dict(zip(...)) rebuilds it in under a millisecond when asked.
-    spell_keys = sorted(spell)
     # Flat lists, not objects: JSON makes a 9,000-key dictionary an order of magnitude slower than
     # the same strings in a list, and dict(zip(...)) rebuilds it in under a millisecond when asked.
     spell_keys = sorted(spell)
@@ -807,6 +805,21 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
     return best, named
 
 
+# A method of an MLX array (mx.array.cummax, mlx.core.array.astype(...)).
+_ARRAY_METHOD = re.compile(r"^(?:mx|mlx\.core)\.array\.([A-Za-z_]\w*)(?:\(.*\))?$")
+
+
+def array_method_as_op(index: Index, q: str) -> str:
+    """An MLX array method that mlx.core also has as a function (`x.cummax()` is documented as
+    mx.cummax) is asked about as that function; q itself otherwise, and for the array's own attributes
+    (mx.array.shape), which its vocabulary lists under `array`."""
+    method = _ARRAY_METHOD.match(q)
+    if method is None or (index.get("vocabulary") or {}).get(code_name(q)) is not None:
+        return q
+    op = "mx." + method.group(1)
+    return op if vocabulary_entry(index, op) is not None or _exact(index, op, None)[0] else q
+
+
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
@@ -822,6 +835,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     q = clean_query(query)
     if not q:
         return []
+    q = array_method_as_op(index, q)
     best, named = _exact(index, q, backend)
     code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
     table = index.get("vocabulary") or {}
@@ -859,7 +873,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or method_base_matches(index, code, backend) \
-                or message_matches(index, q, backend) \
+                or message_matches(index, q, backend) or twin_matches(index, code, backend) \
                 or _option_match(option, entries, backend) or feature_matches(index, q, backend):
             offer(m)
 
@@ -1167,6 +1181,51 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
         return got
 
     return cached
+
+@_once_per_index
+def _twin_prefixes(index: Index) -> list[tuple[str, str]]:
+    """[HIP prefix, CUDA prefix] pairs by which the rows' HIP spellings differ from their CUDA names
+    (hip/cuda, HIP_/CUDA_, hip/cu, hipblas/cublas, hipcub::/cub::), each shown by at least ten rows with
+    the same rest of the name; longest HIP prefix first, then the pair most rows show. Learnt from the rows, so a family the glossary
+    pairs brings its own."""
+    hip = SIDE_ORDER.index("hip")
+    names_in_order = names(index)
+    counts: dict[tuple[str, str], int] = {}
+    for spelling, codes in counterpart_spellings(index).items():
+        for code in codes:
+            if code % 8 != hip:
+                continue
+            cuda = names_in_order[code // 8]
+            n = len(os.path.commonprefix([spelling[::-1], cuda[::-1]]))
+            if n >= 3 and n < len(spelling) and n < len(cuda):
+                pair = (spelling[:-n], cuda[:-n])
+                counts[pair] = counts.get(pair, 0) + 1
+    return [p for p, n in sorted(counts.items(), key=lambda pn: (-len(pn[0][0]), -pn[1], pn[0])) if n >= 10]
+
+
+SCORE_TWIN = FUZZY_CEILING - 0.5  # a HIP name no row spells, read as its CUDA twin's row (hipStreamGetId)
+
+
+def twin_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A HIP API name that no row spells (a newer release's hipStreamGetId, a flag HIPIFY's tables
+    leave out) answers the row of the CUDA name it is spelled after, when such a row exists: the
+    concept is that row's, and the row says what its HIP side is known to be. A name is read so only
+    through a prefix pair the rows themselves show (_twin_prefixes)."""
+    if backend not in (None, "hip") or not _code_like(query) or " " in query:
+        return []
+    found: list[tuple[int, int, str, str]] = []
+    for hip_prefix, cuda_prefix in _twin_prefixes(index):
+        if query.startswith(hip_prefix) and len(query) > len(hip_prefix):
+            twin = cuda_prefix + query[len(hip_prefix):]
+            found += [(-len(hip_prefix), FAMILY_RANK.get(row.family or "", 5), twin, row.concept)
+                      for row, side in rows_for(index, twin) if side == "cuda" and row.concept]
+    if not found:
+        return []
+    # The longest prefix read decides; among its twins the runtime's name before the driver's, as
+    # find_rows orders them (hipStreamGetId: cudaStreamGetId before cuStreamGetId).
+    _, _, twin, concept = min(found)
+    return [Match(concept, SCORE_TWIN, twin, "twin", "cuda")]
+
 
 @_once_per_index
 def _headings(index: Index) -> dict[str, list[Any]]:
