@@ -809,6 +809,10 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 _ARRAY_METHOD = re.compile(r"^(?:mx|mlx\.core)\.array\.([A-Za-z_]\w*)(?:\(.*\))?$")
 
 
+# A name of two words or more followed by its abbreviation in brackets.
+_ABBREVIATED = re.compile(r"^([^()]+\s[^()]+?)\s*\(([A-Za-z][\w-]*)\)$")
+
+
 def array_method_as_op(index: Index, q: str) -> str:
     """An MLX array method that mlx.core also has as a function (`x.cummax()` is documented as
     mx.cummax) is asked about as that function; q itself otherwise, and for the array's own attributes
@@ -837,6 +841,15 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         return []
     q = array_method_as_op(index, q)
     best, named = _exact(index, q, backend)
+    abbreviated = _ABBREVIATED.match(q)
+    if abbreviated and not best and vocabulary_entry(index, q) is None:
+        # "Floating-Point Sanitizer (FpSan)": the name, else its abbreviation; the bracket is not a
+        # word of the name, nor is the abbreviation an identifier to split.
+        for part in abbreviated.groups():
+            found = search(index, part, backend, limit)
+            if found:
+                return found
+        return []
     code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
     table = index.get("vocabulary") or {}
     listed = table.get(q) or table.get(code)
@@ -1267,6 +1280,13 @@ SCORE_SPAN = 85.0  # a term inside a longer query: a code symbol, or a name of s
 _TARGET_NAME = re.compile(r"^(?:gfx[0-9a-f]{3,4}|(?:sm|compute)_\d{2,3}[af]?)$", re.IGNORECASE)
 
 
+def _head_word(phrase: str) -> str:
+    """The last word of a noun phrase, which names the thing ("Floating-Point Sanitizer" is a sanitizer),
+    taken before an abbreviation in brackets ("... Sanitizer (FpSan)"); stemmed as _words stems."""
+    spelled = _words(re.sub(r"\s*\([^()]*\)$", "", phrase))
+    return spelled[-1] if spelled else ""
+
+
 def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     """Several-word queries matched to one label by their words: every word in the label ("memory
     fence" finds the fence concepts), every word but filler ("quadgroup functions"), every word but one
@@ -1281,6 +1301,8 @@ def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
         return []  # a code symbol in a phrase is a term of its own (span_matches), not a word
     content = (words - QUALIFIERS) or words
     rarity = _rarity(index)
+    # The head word names the thing (_head_word): it is never the one common word a label may leave out.
+    head = _head_word(query)
 
     def cost(missing: set[str]) -> float:
         # Leaving out a rare word ("cooperative") costs more than a common one ("kernel").
@@ -1300,7 +1322,7 @@ def word_matches(index: Index, query: str, backend: str | None) -> list[Match]:
             score = SCORE_WORDS - 1.0 * len(content - have)
         elif not content - have and content != words and have <= words:
             score = SCORE_WORDS - 0.5  # only the vocabulary's name is left out ("Metal function constants")
-        elif len(missing) == 1 and len(words) >= 3 and len(words & have) >= 2 \
+        elif len(missing) == 1 and len(words) >= 3 and len(words & have) >= 2 and head not in missing \
                 and rarity.get(next(iter(missing)), 1.0) <= COMMON:
             score = SCORE_WORDS - cost(missing)
         elif len(have) >= 2 and have <= words and 2 * len(have & content) >= len(content):
