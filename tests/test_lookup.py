@@ -205,3 +205,21 @@ def test_a_gpu_named_among_other_words_lands_on_its_sheet(index: dict) -> None:
     mi = kb.resolve_gpu("AMD MI300X", index=index, within=True)
     assert mi is not None and mi.id == "mi300x"
     assert kb.resolve_gpu("GH200 superchip", index=index, within=True) is None  # whole words only
+
+
+@pytest.mark.parametrize(("query", "concept"), [
+    ("notify(_:atValue:block:)", "event"),  # Swift's name for notifyListener:atValue:block:
+    ("useResource(_:usage:)", None),  # a name the Metal vocabulary places on no card
+])
+def test_a_swift_method_that_drops_its_selector_noun_reaches_the_selector(query: str, concept: str | None) -> None:
+    found = kb.search(kb.load_index(), query, limit=1)
+    assert [m.concept for m in found] == ([concept] if concept else [])
+
+
+def test_a_name_with_its_abbreviation_in_brackets_is_looked_up_as_the_name_then_the_abbreviation() -> None:
+    index = kb.load_index()
+    assert kb.search(index, "Local Data Share (LDS)", limit=1)[0].concept == "shared-memory"
+    assert kb.search(index, "Tensor Memory Accelerator (TMA)", limit=1)[0].concept == "tensor-memory-accelerator"
+    # Neither part names a card: nothing, rather than a guess from the abbreviation's letters.
+    assert kb.search(index, "Floating-Point Sanitizer (FpSan)", limit=1) == [] or \
+        kb.search(index, "Floating-Point Sanitizer (FpSan)", limit=1)[0].concept == "sanitizer"

@@ -886,6 +886,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or method_base_matches(index, code, backend) \
+                or swift_base_matches(index, q, backend) \
                 or message_matches(index, q, backend) or twin_matches(index, code, backend) \
                 or _option_match(option, entries, backend) or feature_matches(index, q, backend):
             offer(m)
@@ -1917,6 +1918,34 @@ def method_base_matches(index: Index, query: str, backend: str | None) -> list[M
     for full in _with_argument_forms(index).get(query, ()):
         for m in _named_exactly(index, full, backend):
             found.setdefault(m.concept, Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), full, "loose", m.backend))
+    return list(found.values()) if len(found) == 1 else []
+
+
+# A Swift method as Apple's documentation names it, with its argument labels: notify(_:atValue:block:).
+_SWIFT_SIGNATURE = re.compile(r"^([a-z][A-Za-z0-9]*)\((?:(?:_|[a-z][A-Za-z0-9]*):)+\)$")
+
+
+def swift_base_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A Swift method whose name drops the noun its Objective-C selector carries (Swift's
+    notify(_:atValue:block:) is notifyListener:atValue:block:): the Metal names that are the base
+    followed by one more capitalised part, when they all land on one card. A base that is a name itself
+    was answered before this step."""
+    swift = _SWIFT_SIGNATURE.match(query)
+    if not swift or backend not in (None, "metal"):
+        return []
+    base = swift.group(1)
+    longer = {e[0] for e in index["labels"] if e[0].startswith(base) and e[0][len(base):][:1].isupper()
+              and e[0][len(base):].isalnum()}
+    longer |= {name for name in index.get("vocabulary") or {} if name.startswith(base)
+               and name[len(base):][:1].isupper() and name[len(base):].isalnum()}
+    found: dict[str, Match] = {}
+    for name in sorted(longer):
+        entry = vocabulary_entry(index, name)
+        named = _named_exactly(index, name, backend) or _package_match(entry, name, backend)
+        if entry is not None and entry[0] is None:
+            return []  # one of them is a name no card covers: say nothing rather than guess
+        for m in named:
+            found.setdefault(m.concept, Match(m.concept, round(min(m.score, SCORE_LOOSE) - 3.0, 2), name, "loose", "metal"))
     return list(found.values()) if len(found) == 1 else []
 
 
