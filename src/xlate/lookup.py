@@ -6,6 +6,7 @@ Kept free of typer, rich, pydantic and networkx so that a cold lookup stays fast
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, TextIO
 
@@ -21,6 +22,16 @@ def _wrap(text: str, width: int, indent: str) -> str:
     return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
 
 
+_LINK = re.compile(r"\s*\(?https?://[^\s),]+\)?")
+
+
+def brief(text: str, limit: int = 100) -> str:
+    """A vocabulary's release or section as one short line: links dropped (the card and the
+    vocabulary file carry them), cut at a word past `limit` characters."""
+    text = " ".join(_LINK.sub("", text).split())
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:(") + " ..."
+
+
 def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     c = index.concept(m.concept)
     if c is None:
@@ -28,7 +39,7 @@ def card(index: kb.Index, m: kb.Match, width: int = 100) -> str:
     how = f"{m.kind}, score {m.score:g}"
     entry = kb.vocabulary_entry(index, m.matched) if m.kind == "package" else None
     if entry is not None:
-        how = f"{entry[3]}, {entry[2]}; score {m.score:g}"
+        how = f"{brief(entry[3], 60)}, {brief(entry[2])}; score {m.score:g}"
     family = kb.name_family(index, m.matched) if m.kind == "family" else None
     if family is not None:
         how = f"{family[2]} counter name, unit: {family[3]} ({family[0]}); score {m.score:g}"
@@ -217,7 +228,10 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         return EXIT_OK if found else EXIT_FINDINGS
     if package is not None:
         # Known, but about nothing the glossary covers (tl.reshape): say what it is, and still exit 1.
-        print(f"{cleaned} is {package[1]} ({package[3]}, {package[2]}); no concept card covers it.", file=err)
+        if package[1] == cleaned:  # a listed name (a heading, a variable): what the list says it is
+            print(f"{cleaned}: {brief(package[2])} ({brief(package[3], 60)}); no concept card covers it.", file=err)
+        else:
+            print(f"{cleaned} is {package[1]} ({package[3]}, {package[2]}); no concept card covers it.", file=err)
         return EXIT_FINDINGS
     if tools:
         # A known option: about nothing the glossary covers (nvcc --output-file), or about different cards
