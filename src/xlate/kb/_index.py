@@ -1271,7 +1271,7 @@ def _rarity(index: Index) -> dict[str, float]:
 # Words that say how a thing is asked about, not what it is ("quadgroup functions", "shuffle API"):
 # a label need not carry them.
 FILLER = frozenset(_stem(w) for w in ("function", "api", "behavior", "behaviour", "example", "explained", "overview",
-                                     "tutorial", "question", "ops"))
+                                     "tutorial", "question", "ops", "usage"))
 # The vocabulary a query is asked in ("CUDA streams", "AMD MI300X ISA"): it says where, not what.
 QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx", "triton", "amd", "nvidia", "apple"))
 # AMD's words for a warp: a label that says warp also answers a query that says wave or wavefront.
