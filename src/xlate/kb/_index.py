@@ -582,7 +582,7 @@ def _lookups(index: Index, q: str) -> Tables:
 
 
 # Namespaces people spell out in full where the glossary writes the short import name.
-_LONG_NAMESPACES = (("triton.language.", "tl."), ("mlx.core.", "mx."), ("mx.metal.", "mx."), ("mlx.nn.", "nn."))
+_LONG_NAMESPACES = (("triton.language.", "tl."), ("triton.experimental.gluon.language.", "gl."), ("mlx.core.", "mx."), ("mx.metal.", "mx."), ("mlx.nn.", "nn."))
 # Python namespaces: dropping a call's last part names a module (mx.fast), not the call, so the PTX rule
 # below (trailing parts are modifiers) does not apply to them.
 _PY_NAMESPACES = ("mx.", "mlx.", "tl.", "triton.", "torch.", "jax.", "np.")
