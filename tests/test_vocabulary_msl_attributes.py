@@ -226,7 +226,9 @@ def test_each_cited_section_title_has_the_card_its_rule_gives() -> None:
         cards = _option_cards(number) if number.startswith("1.6.") else _citing_rows(number)
         assert cards, f"nothing in the glossary is filed under {number} {heading}"
         majority, tied = _majority(cards)
-        if len(tied) > 1 and None not in tied:
+        if number.startswith("1.6.") and cards.count(None) * 2 > len(cards):
+            ok = card == "compiler-driver"  # options about nothing GPU-specific: the compiler itself
+        elif len(tied) > 1 and None not in tied:
             ok = card in tied and "chosen" in sections[heading]  # an even split, decided in the group's words
         else:
             ok = card == majority
@@ -263,6 +265,7 @@ SAMPLE = [
     (CITED, "memory coherency", "Memory Coherency"),
     (CITED, "MAXIMUM TOTAL THREADGROUP SIZE OPTION", "Maximum Total Threadgroup Size Option"),
     (CITED, "texture write rounding mode", "Texture Write Rounding Mode"),
+    (CITED, "Optimization Compiler Options", "Optimization Compiler Options"),
 ]
 
 
@@ -273,12 +276,6 @@ def test_lookup_answers_a_listed_name_with_its_card(names_of: str, query: str, n
     payload = _answer(query)
     top = payload["matches"][0] if payload["matches"] else {}
     assert top.get("concept") == card and top.get("matched_kind") == "package", top
-
-
-def test_lookup_names_a_title_without_a_card_and_guesses_none() -> None:
-    payload = _answer("Optimization Compiler Options")
-    assert not payload["matches"] and payload["package"]["card"] is None
-    assert CITED in payload["package"]["section"]
 
 
 @pytest.mark.parametrize(("slip", "meant"), [("atomic_load_explict", "atomic_load_explicit"),
