@@ -3,7 +3,8 @@
 each file is well formed (headings of several words, none a card's label, none in another list); each API
 reference heading's card is still the card more than half of that section's functions reach in lookup
 (the functions are kept below, as the cited reference pages list them; the Metal sections' names are
-the records of glossary/symbols/specs/msl-spec-text.yaml); every function kept below exists in the
+the records of glossary/symbols/specs/msl-spec-text.yaml and the entries of msl-spec-names.yaml, a
+subsection's counting for its section); every function kept below exists in the
 installed package; and lookup answers a sample of headings, in any case, with their card."""
 
 from __future__ import annotations
@@ -105,14 +106,28 @@ def _reached(query: str, backend: str | None = None) -> str | None:
 
 @cache
 def _msl_records() -> dict[str, list[str]]:
-    """The Metal section titles of chapters 5 and 6 the spec-text records cite -> the records' names."""
-    data = yaml.safe_load((GLOSSARY / "symbols" / "specs" / "msl-spec-text.yaml").read_text(encoding="utf-8"))
+    """The Metal section titles of chapters 5 and 6 that the spec-text records or the stored spec tables
+    (Table 5.8, section 6.15) cite -> the names they place there. A name in a numbered subsection also
+    counts for each enclosing section whose number the stored headings give (6.15.4.1 for 6.15.4 and 6.15)."""
+    specs = GLOSSARY / "symbols" / "specs"
+    text = yaml.safe_load((specs / "msl-spec-text.yaml").read_text(encoding="utf-8"))
+    tables = yaml.safe_load((specs / "msl-spec-names.yaml").read_text(encoding="utf-8"))
+    titles = {h["number"]: h["title"] for h in tables["headings"]}
+    attributes = tables["kernel_input_attributes"]
+    cited = [(r["section"], r["name"]) for r in text["records"]]
+    cited += [(e["section"], e["name"]) for e in tables["atomics"]["entries"]]
+    cited += [(attributes["section"], e["name"]) for e in attributes["entries"]]
     out: dict[str, list[str]] = {}
-    for record in data["records"]:
-        for part in re.split(r";\s*", record["section"]):
-            cited = re.match(r"[56](?:\.\d+)* (.*?)(?:, Table [\d.]+)?$", part.strip())
-            if cited and record["name"] not in out.get(cited.group(1), []):
-                out.setdefault(cited.group(1), []).append(record["name"])
+    for section, name in cited:
+        for part in re.split(r";\s*", section):
+            found = re.match(r"([56](?:\.\d+)*) (.*?)(?:, Table [\d.]+)?$", part.strip())
+            if not found:
+                continue
+            number, title = found.groups()
+            enclosing = [titles[number[:i]] for i, c in enumerate(number) if c == "." and number[:i] in titles]
+            for heading in [title, *enclosing]:
+                if name not in out.get(heading, []):
+                    out.setdefault(heading, []).append(name)
     return out
 
 
@@ -218,6 +233,9 @@ SAMPLE = [
     (MSL, "Threadgroup and SIMD-Group Synchronization Functions", "block-barrier"),
     (MSL, "cube texture array", "texture-memory"),
     (MSL, "Atomic Fetch and Modify Functions", None),
+    (MSL, "atomic load functions", "scoped-atomics"),
+    (MSL, "Atomic Modify Functions (64 Bits)", "atomic-min-max"),
+    (MSL, "ATOMIC FUNCTIONS", None),
 ]
 
 
