@@ -990,7 +990,9 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     `mlx.core.linalg.eigh`, `tl.sort(x)`), or None."""
     table = index.get("vocabulary") or {}
     bare = code_name(query)
-    for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare))):
+    attribute = bare[2:-2].strip() if bare.startswith("[[") and bare.endswith("]]") else bare  # MSL's [[grid_origin]]
+    for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare),
+                                   attribute)):
         if spelling in table:
             return list(table[spelling])
     if " " in query:
