@@ -11,7 +11,9 @@ metallib, mlx.launch). Each query names its page. It holds 40 CUDA, 40 HIP/ROCm,
 unrelated words from the same pages. Twenty-nine expect `none`: the 15 unrelated words, 11 GPUs that no
 spec sheet or architecture card names, and 3 real terms that no card is about (Metal triple buffering
 and residency sets, MLX array indexing). Expected answers were settled from the glossary files and
-committed before lookup was run on any query; lookup was not changed for it.
+committed before lookup was run on any query; lookup was not changed for it. "H20" was later moved
+from `none` to the Hopper card: it is a Hopper part (NVIDIA GPU Operator platform table), which the
+product name list now places there, so 28 expect `none` now.
 
 First run: 124 of 200 right at the top (62.0%); all 29 `none` queries exit 1. By group (misspellings
 counted apart): CUDA 21/40, HIP/ROCm 20/40, Metal 17/30, MLX 16/25, Triton 12/25, GPU names 13/15,
@@ -99,7 +101,7 @@ KNOWN_MISSES = {
 @pytest.mark.slow
 def test_eighth_held_out_queries_land_first() -> None:
     # every `none` query exits 1
-    check_unrelated_exit(QUERIES, 200, 29)
+    check_unrelated_exit(QUERIES, 200, 28)
     check_pinned_misses(QUERIES, KNOWN_MISSES, RIGHT_NOW, RIGHT_AT_FIRST_RUN)
 
 

@@ -10,6 +10,8 @@ unrelated words from the same pages. Twenty-eight expect `none`: the 15 unrelate
 spec sheet or architecture card names, and 7 real terms no card covers. The queries and their expected
 answers were written and committed before lookup was run on any of them, while the tool options, error
 strings and name lists were being built, and lookup was not changed for it before the first run.
+"NVIDIA H800 PCIe" was later moved from `none` to the Hopper card (a Hopper part, as the product name
+list places it), so 27 expect `none` now.
 
 First run (at the commit that added the thirteenth audit record): 124 of 200 right at the top (62.0%),
 no better than the eighth set's first run (62.0%) although the tool-option, error-string and name-list
@@ -93,7 +95,7 @@ KNOWN_MISSES = {
 
 @pytest.mark.slow
 def test_ninth_held_out_queries_land_first() -> None:
-    check_unrelated_exit(QUERIES, 200, 28)
+    check_unrelated_exit(QUERIES, 200, 27)
     check_pinned_misses(QUERIES, KNOWN_MISSES, RIGHT_NOW, RIGHT_AT_FIRST_RUN)
 
 
