@@ -1,6 +1,6 @@
 """The vocabularies of MLX's and Triton's Python subpackages (mlx.nn, mlx.optimizers, mlx.utils,
-triton.testing, triton.runtime, triton.tools, triton.profiler): the names code writes, dotted or bare,
-reach the card their file gives them (tests/test_vocabulary.py checks every listed name against the installed
+triton.testing, triton.runtime, triton.tools, triton.profiler, Gluon's architecture modules): the names
+code writes, dotted or bare, reach the card their file gives them (tests/test_vocabulary.py checks every listed name against the installed
 packages)."""
 
 from __future__ import annotations
@@ -24,6 +24,16 @@ REACHED = [
     ("triton.profiler.scope", "profiling-markers"),
     # The card spells nn.QuantizedLinear: mlx.nn. is read as nn. as mlx.core. is read as mx.
     ("mlx.nn.QuantizedLinear", "block-scaled-formats"),
+    # Gluon's architecture modules, written out in full: Blackwell's tensor memory is not shared memory,
+    # and a name a card spells bare (tcgen05_mma, warpgroup_mma) reaches that card in the long form too.
+    ("triton.experimental.gluon.language.nvidia.rubin.allocate_tensor_memory", "tensor-memory"),
+    ("triton.experimental.gluon.language.nvidia.blackwell.tcgen05_mma", "tcgen05"),
+    ("triton.experimental.gluon.language.amd.cdna4.mfma_scaled", "block-scaled-formats"),
+    ("triton.experimental.gluon.language.nvidia.hopper.warpgroup_mma", "wgmma"),
+    ("triton.experimental.gluon.language.nvidia.hopper.tma.async_copy_global_to_shared", "tensor-memory-accelerator"),
+    ("gl.amd.gfx1250.tdm.async_load", "tensor-memory-accelerator"),
+    ("gl.nvidia.blackwell.mbarrier.expect", "async-barrier"),
+    ("gl.amd.cdna3.buffer_atomic_add", "atomic-add"),
 ]
 
 
