@@ -15,7 +15,8 @@ What counts as a heading, by file kind:
 - Markdown (`.md`): ATX headings (`#` to `######`) and setext headings (one line of text over `===` or
   `---`), outside fenced code blocks.
 - Python (`.py`), for the galleries Sphinx builds from tutorial scripts: the module docstring and the
-  comment blocks that start with `# %%` or a line of twenty or more `#`, read as reStructuredText, or
+  comment blocks that start with `# %%` or a line of twenty or more `#` (their `#` removed, then their
+  common indentation, as Sphinx-Gallery does), read as reStructuredText, or
   as Markdown under a folder given with --markdown-gallery (Triton's Gluon galleries are MyST Markdown,
   as docs/conf.py configures them).
 
@@ -45,6 +46,7 @@ import ast
 import re
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 
 SUFFIXES = (".rst", ".md", ".py")
@@ -141,7 +143,8 @@ def md_headings(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 def gallery_text(source: str) -> list[str]:
     """The text of a gallery script: its module docstring, then each comment block that starts with
-    `# %%` or a line of twenty or more `#`, its comment markers removed."""
+    `# %%` or a line of twenty or more `#`. As Sphinx-Gallery reads a block: the `#` of each line
+    removed, the indentation all lines share removed, and the block's leading blanks stripped."""
     texts: list[str] = []
     try:
         doc = ast.get_docstring(ast.parse(source), clean=True)
@@ -149,19 +152,18 @@ def gallery_text(source: str) -> list[str]:
         doc = None
     if doc:
         texts += doc.splitlines() + [""]
+    blocks: list[list[str]] = []
     block: list[str] | None = None
     for line in source.splitlines():
         if _GALLERY_BLOCK.match(line.rstrip()):
-            if block:
-                texts += block + [""]
             block = []
+            blocks.append(block)
         elif block is not None and line.startswith("#"):
-            block.append(line[2:] if line.startswith("# ") else line[1:])
-        elif block is not None:
-            texts += block + [""]
+            block.append(line[1:])
+        else:
             block = None
-    if block:
-        texts += block
+    for lines in blocks:
+        texts += textwrap.dedent("\n".join(lines)).lstrip().splitlines() + [""]
     return texts
 
 
