@@ -919,7 +919,10 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
     if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
-        for m in product_matches(index, q) or text_mentions(index, code):
+        # A build target alone (gfx908) that no card or list names is a chip, not whichever card's
+        # prose happens to list it among others.
+        mentions = [] if _TARGET_NAME.match(q) else text_mentions(index, code)
+        for m in product_matches(index, q) or mentions:
             offer(m)
     if not best:
         # A command line whose flag no card names: its tool or operand (`nvcc --list-gpu-code`, `xcrun
