@@ -846,9 +846,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # "Floating-Point Sanitizer (FpSan)": the name, else its abbreviation; the bracket is not a
         # word of the name, nor is the abbreviation an identifier to split.
         for part in abbreviated.groups():
-            found = search(index, part, backend, limit)
-            if found:
-                return found
+            answered = search(index, part, backend, limit)
+            if answered:
+                return answered
         return []
     code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
     table = index.get("vocabulary") or {}
