@@ -67,16 +67,18 @@ _LINK_RST = re.compile(r"`([^`<]*?)\s*<[^`>]*>`__?")  # `text <url>`_
 _REF_RST = re.compile(r"`([^`]+)`__?")  # `text`_
 _LINK_MD = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url)
 _LITERAL = re.compile(r"``?([^`]+)``?")
-_STRONG = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")
+# Strong emphasis: ** in both, __ only in Markdown (reStructuredText's `__host__` is the name itself).
+_STRONG_MD = re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1")
+_STRONG_RST = re.compile(r"(\*\*)(\S(?:.*?\S)?)\1")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])")
 _ESCAPE = re.compile(r"\\(.)")
 
 
-def clean(text: str) -> str:
+def clean(text: str, markdown: bool) -> str:
     """The heading as rendered: inline markup reduced to its text, blanks collapsed."""
     for pattern in (_ROLE_WITH_TARGET, _ROLE, _LINK_RST, _LINK_MD, _REF_RST, _LITERAL):
         text = pattern.sub(r"\1", text)
-    text = _STRONG.sub(r"\2", text)
+    text = (_STRONG_MD if markdown else _STRONG_RST).sub(r"\2", text)
     text = _EMPHASIS.sub(r"\1", text)
     text = _ESCAPE.sub(r"\1", text)
     return " ".join(text.split())
@@ -169,15 +171,11 @@ def gallery_text(source: str) -> list[str]:
 
 def headings(path: str, text: str, markdown_galleries: tuple[str, ...] = ()) -> list[str]:
     """The headings of one file, in order, as the page shows them."""
-    if path.endswith(".rst"):
-        found = rst_headings(text.splitlines())
-    elif path.endswith(".md"):
-        found = md_headings(text.splitlines())
-    elif any(path.startswith(folder + "/") for folder in markdown_galleries):
-        found = md_headings(gallery_text(text))
-    else:
-        found = rst_headings(gallery_text(text))
-    return [c for c in (clean(h) for _, h in found) if c]
+    markdown = path.endswith(".md") or (path.endswith(".py") and any(path.startswith(folder + "/")
+                                                                     for folder in markdown_galleries))
+    lines = gallery_text(text) if path.endswith(".py") else text.splitlines()
+    found = md_headings(lines) if markdown else rst_headings(lines)
+    return [c for c in (clean(h, markdown) for _, h in found) if c]
 
 
 def _git(gitdir: str, *args: str) -> bytes:
