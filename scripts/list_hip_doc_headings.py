@@ -6,15 +6,9 @@ in `sphinx/_toc.yml.in` whose captions ("Programming guide", "Reference") and en
 navigation's sections. The script reads them straight from the git object store (`git show`), so it
 needs no checkout and no network:
 
-- reStructuredText: a title is a line of text under an adornment line (one punctuation character
-  repeated, at least as long as the text less a little slack), with or without the same line above it;
-  lines in literal blocks and directives (indented) are never titles.
-- Markdown: an ATX heading (`#` to `######` and a space) outside fenced blocks (``` or ~~~, and MyST's
-  ::: directives).
+- reStructuredText and Markdown pages: their titles and headings as scripts/list_doc_headings.py reads
+  them (the parsers are shared), inline markup reduced to its text as Sphinx renders it;
 - the table of contents: every `caption` and every entry's `title`.
-
-Inline markup is dropped from a heading as Sphinx renders it: ``literal`` and *emphasis* keep their
-text, a role or link keeps its text (`:doc:`text <target>`` gives "text").
 
     python3 scripts/list_hip_doc_headings.py GIT_DIR COMMIT [--repo OWNER/NAME]
 
@@ -29,27 +23,17 @@ as tests/data/hip_doc_headings.txt keeps it:
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
+from pathlib import Path
 
 import yaml
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the heading parsers beside this script
+import list_doc_headings as shared  # noqa: E402
+
 DOC_ROOTS = ("docs/", "projects/hip/docs/")
 TOC = "sphinx/_toc.yml.in"
-
-# The characters docutils accepts as section adornment.
-_ADORNMENT = re.compile(r"""^([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])\1{2,}\s*$""")
-_MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,}|:{3,})")
-
-# Inline markup, as Sphinx renders it into the heading's text.
-_ROLE = re.compile(r":[\w:+.-]+:`([^`<]*?)\s*(?:<[^>]*>)?`")
-_RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]*>`__?")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MD_ROLE = re.compile(r"\{[\w:+.-]+\}`([^`<]*?)\s*(?:<[^>]*>)?`")
-_LITERAL = re.compile(r"``(.+?)``|`([^`]+)`")
-_EMPHASIS = re.compile(r"(\*{1,2})(\S(?:.*?\S)?)\1")
 
 
 def git(git_dir: str, *args: str) -> str:
@@ -57,67 +41,14 @@ def git(git_dir: str, *args: str) -> str:
                           text=True, encoding="utf-8", errors="replace").stdout
 
 
-def clean(text: str) -> str:
-    text = _ROLE.sub(r"\1", text)
-    text = _MD_ROLE.sub(r"\1", text)
-    text = _RST_LINK.sub(r"\1", text)
-    text = _MD_LINK.sub(r"\1", text)
-    text = _LITERAL.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _EMPHASIS.sub(r"\2", text)
-    return re.sub(r"\s+", " ", text.replace("\\", "")).strip()
-
-
 def rst_headings(source: str) -> list[str]:
     """The section titles of a reStructuredText page, in order."""
-    lines = source.splitlines()
-    out = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        above = lines[i - 1] if i else ""
-        below = lines[i + 1] if i + 1 < len(lines) else ""
-        title = None
-        if _ADORNMENT.match(below) and line.strip() and not line[0].isspace() and not _ADORNMENT.match(line):
-            # A title under an underline; with an overline too when the line above is the same adornment.
-            if len(below.rstrip()) + 2 >= len(line.rstrip()) and (i == 0 or not above.strip()
-                                                                  or _ADORNMENT.match(above)):
-                title = line
-                i += 2
-        elif _ADORNMENT.match(line) and below.strip() and i + 2 < len(lines) and _ADORNMENT.match(lines[i + 2]) \
-                and lines[i + 2].rstrip() == line.rstrip():
-            # An overline and underline around a title that may be indented.
-            title = below
-            i += 3
-        if title is None:
-            i += 1
-            continue
-        text = clean(title)
-        if text:
-            out.append(text)
-    return out
+    return shared.headings("page.rst", source)
 
 
 def md_headings(source: str) -> list[str]:
-    """The ATX headings of a Markdown page, fenced blocks aside."""
-    out = []
-    fence: str | None = None
-    for line in source.splitlines():
-        m = _FENCE.match(line)
-        if m:
-            mark = m.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark):].strip():
-                fence = None
-            continue
-        if fence is not None:
-            continue
-        h = _MD_HEADING.match(line)
-        if h:
-            text = clean(h.group(2))
-            if text:
-                out.append(text)
-    return out
+    """The headings of a Markdown page, fenced blocks aside."""
+    return shared.headings("page.md", source)
 
 
 def toc_headings(source: str) -> list[tuple[str, str]]:
@@ -128,7 +59,7 @@ def toc_headings(source: str) -> list[tuple[str, str]]:
         if isinstance(node, dict):
             for key, value in node.items():
                 if key in ("caption", "title") and isinstance(value, str):
-                    out.append((f"toc-{key}", clean(value)))
+                    out.append((f"toc-{key}", shared.clean(value, markdown=False)))
                 else:
                     walk(value)
         elif isinstance(node, list):

@@ -20,7 +20,6 @@ QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "lookup_queries_engin
 # What the glossary does not answer yet, and why:
 KNOWN_MISSES = {
     "barrier deadlock",  # no page says deadlock; the block-barrier card calls it a hang
-    "quadgroup functions",  # lands on warp-level primitives, whose Metal name is "quad-group functions"
     "s_and_saveexec_b64",  # an AMDGPU EXEC-mask instruction; no page lists ISA spellings of the mask
     "persistent kernel",  # several pages mention persistent kernels; none is about them
     "resource storage mode",  # Metal storage modes span several pages (shared, private, managed)

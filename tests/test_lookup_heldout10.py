@@ -33,39 +33,31 @@ from test_lookup_queries import check_cited, check_pinned_misses, check_unrelate
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout10.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 157
-RIGHT_NOW = 169
+RIGHT_NOW = 177
 # What lookup does not answer right at the top (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # exits 1: a heading or term whose words no card label carries, or a name no card or list holds
     "Unified Addressing",
     "External Resource Interoperability",
     "Driver Entry Point Access",
-    "Surface Functions",
     "Cache Hints for Memory Operations",
     "__HIP_ARCH_HAS_FLOAT_ATOMIC_ADD__",
     "__HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__",
     "HIP_BEGIN_MARKER",
-    "hipModuleGetFunctionCount",
-    "Coherence control",
     "Callback Activity APIs",
     "L0 scalar cache",
     "Little's Law",
     "Overhead",
-    "Invariance Compiler Options",
     "Preprocessor Definitions",
-    "Dynamic Library Linker options",
     "Target Conditionals",
     "Pipeline state creation",
     "mlx.nn.TransformerEncoderLayer",
-    "Compiling Training Graphs",
     "TritonGPU Dialect",
     # a wrong card answers first (first answer in brackets)
-    "Memory Space Specifiers",  # [device-function]
     "__HIP_ARCH_HAS_WARP_BALLOT__",  # [warp-ballot]
     "HIP_KERNEL_NAME",  # [kernel]
     "Device-Side Dynamic Global Memory Allocation",  # [global-memory]
     "AMDGPU assembly",  # [kernel-driver]
-    "Texture Write Rounding Mode",  # [fast-math-intrinsics]
     "Automatic Vectorization",  # [vectorized-memory-access]
     "Linear Algebra Ops",  # [sparse-linear-algebra]
     "staticThreadgroupMemoryLenght",  # [dynamic-shared-memory]

@@ -56,7 +56,7 @@ RIGHT_AT_FIRST_RUN = 136
 # One first-run hit was a coincidence: tl.assume reached fast-math-intrinsics through the word "assume"
 # in a sentence about fast math. The package vocabulary (glossary/vocabulary) lists tl.assume as a
 # compiler hint no card covers, so lookup now says what it is and exits 1.
-RIGHT_NOW = 170
+RIGHT_NOW = 172
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
@@ -83,9 +83,7 @@ KNOWN_MISSES = {
     "Setting resource storage modes",
     "Copying data to a private resource",
     "Exporting Functions",
-    "[metal::Device] Unable to load kernel input_coherent",
     "Grouped Query Attention",
-    "Debugging Triton",
     # a misspelling that no near spelling reaches: exits 1
     # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
     "nvprof --query-metrics",  # [rocprof]

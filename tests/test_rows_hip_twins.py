@@ -14,15 +14,14 @@ from __future__ import annotations
 import copy
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
 from glossary_once import real_glossary
-from test_rows_headers import HIP_INCLUDES, _declared
-from xlate import hip_headers
+from test_rows_headers import _declared
+from xlate import hip_headers, kb
 
 PREFIXES = (("cuda", "hip"), ("CUDA_", "HIP_"), ("CU_", "HIP_"), ("cu", "hip"))
 # Named in a comment of ROCm 6.4's hip_runtime_api.h (a @see list) and declared nowhere; their rows
@@ -36,7 +35,8 @@ UNWARNED = {
     # exists for the name. hipFuncSetSharedMemConfig takes a host kernel pointer, not a CUfunction.
     "cuFuncSetSharedMemConfig": "its row may take no hand-written HIP side while HIPIFY_STILL_IN_13 lists it",
 }
-_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+# The probes see the warp-sync builtins too, as test_rows_headers' do.
+WARP_SYNC = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 HIPIFY = Path(__file__).resolve().parents[1] / "glossary" / "symbols" / "hipify"
 
 
@@ -58,24 +58,11 @@ def _headers() -> hip_headers.RocmHeaders:
 
 
 def _probe(include: Path, names: list[str]) -> set[str]:
-    """The names among `names` that the HIP headers declare (or define as macros), by compiling one
-    using-declaration per name: each error's line says which name is missing."""
-    lines = ["#define HIP_ENABLE_WARP_SYNC_BUILTINS 1", *(f"#include <{h}>" for h in HIP_INCLUDES)]
-    owner: dict[int, str] = {}
-    for name in names:
-        assert _IDENT.match(name), name
-        lines.append(f"#if !defined({name})")
-        lines.append(f"using ::{name};")
-        owner[len(lines)] = name
-        lines.append("#endif")
-    run = subprocess.run([str(shutil.which("clang++-19")), "-x", "hip", "--offload-arch=gfx90a", "--cuda-device-only",
-                          "-nogpulib", "-std=c++17", "-fsyntax-only", "-ferror-limit=0", "-I", str(include), "-"],
-                         input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=300)
-    failed = {owner[int(m.group(1))] for m in re.finditer(r"^<stdin>:(\d+):\d+: error:", run.stderr, re.M)
-              if int(m.group(1)) in owner}
-    stray = [m.group(0) for m in re.finditer(r"^<stdin>:(\d+):\d+: error:.*$", run.stderr, re.M) if int(m.group(1)) not in owner]
+    """The names among `names` that the HIP headers declare (or define as macros), probed as the rows' HIP
+    sides are (kb.declared_names)."""
+    declared, stray = kb.declared_names(names, include, str(shutil.which("clang++-19")), (WARP_SYNC,))
     assert not stray, f"the probe's own lines failed: {stray[:3]}"
-    return set(names) - failed
+    return declared
 
 
 def _no_counterpart(rows: dict) -> dict[str, str]:

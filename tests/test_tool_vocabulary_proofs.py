@@ -228,10 +228,9 @@ def _listed_names(names_of: str) -> set[str]:
 
 
 @pytest.mark.slow
-def test_triton_environment_variables_are_those_triton_knobs_reads() -> None:
+def test_triton_environment_variables_include_every_one_triton_knobs_reads() -> None:
     """Every variable a knob descriptor of the installed triton reads, and the two refresh_knobs reads
-    by name, is listed (CC, a compiler's name already a card alias, is the one left out on purpose), and
-    nothing else is."""
+    by name, is listed (CC, a compiler's name already a card alias, is the one left out on purpose)."""
     if "Triton environment variable" not in NAMES:
         pytest.skip("no Triton environment-variable list")
     triton = pytest.importorskip("triton")
@@ -242,7 +241,98 @@ def test_triton_environment_variables_are_those_triton_knobs_reads() -> None:
     knobs = triton.knobs
     read = {d.key for o in vars(knobs).values() if isinstance(o, knobs.base_knobs) for d in o.knob_descriptors.values()}
     read |= set(re.findall(r'"([A-Z][A-Z0-9_]+)"', inspect.getsource(knobs.refresh_knobs)))
-    assert _listed_names("Triton environment variable") == read - {"CC"}
+    missing = read - {"CC"} - _listed_names("Triton environment variable")
+    assert not missing, sorted(missing)
+
+
+# The prefixes whose every variable the Triton list holds.
+_TRITON_ENV_PREFIX = re.compile(r"^(?:TRITON|MLIR|LLVM)_[A-Z0-9_]+$")
+
+
+def _is_environ(node: object) -> bool:
+    import ast
+
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (isinstance(node, ast.Name) and node.id == "environ")
+
+
+def _environment_reads(source: str) -> set[str]:
+    """The variable names a Python source reads: the string constant passed first to os.environ.get or
+    .pop, to os.getenv, triton.knobs' getenv and getenv_bool, or a knob descriptor (env_str, env_bool,
+    ...; env_nvidia_tool builds its key TRITON_<TOOL>_PATH from the tool's name), looked up as
+    os.environ["NAME"] or tested with "NAME" in os.environ. Assignments to os.environ are not reads."""
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        key = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name == "env_nvidia_tool" and isinstance(node.args[0].value, str):
+                key = f"TRITON_{node.args[0].value.upper().replace('-', '_')}_PATH"
+            elif name in ("getenv", "getenv_bool") or name.startswith("env_") or (
+                    name in ("get", "pop") and isinstance(func, ast.Attribute) and _is_environ(func.value)):
+                key = node.args[0].value
+        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and _is_environ(node.value)
+              and isinstance(node.slice, ast.Constant)):
+            key = node.slice.value
+        elif (isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) and len(node.ops) == 1
+              and isinstance(node.ops[0], (ast.In, ast.NotIn)) and _is_environ(node.comparators[0])):
+            key = node.left.value
+        if isinstance(key, str):
+            out.add(key)
+    return out
+
+
+def _elf_rodata(path: Path) -> bytes:
+    """The .rodata section of a 64-bit little-endian ELF shared library (string literals live there)."""
+    import struct
+
+    with path.open("rb") as f:
+        head = f.read(64)
+        assert head[:4] == b"\x7fELF" and head[4] == 2 and head[5] == 1, f"{path} is not a 64-bit little-endian ELF file"
+        (shoff,) = struct.unpack_from("<Q", head, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", head, 0x3A)
+        f.seek(shoff)
+        table = f.read(shentsize * shnum)
+        headers = [struct.unpack_from("<IIQQQQ", table, i * shentsize) for i in range(shnum)]
+        f.seek(headers[shstrndx][4])
+        names = f.read(headers[shstrndx][5])
+        for name, _, _, _, offset, size in headers:
+            if names[name:names.index(b"\0", name)] == b".rodata":
+                f.seek(offset)
+                return f.read(size)
+    raise AssertionError(f"{path} has no .rodata section")
+
+
+@pytest.mark.slow
+def test_triton_environment_variables_are_every_triton_mlir_llvm_name_the_package_reads() -> None:
+    """Every TRITON_, MLIR_ and LLVM_ variable the installed triton reads is listed, and each listed
+    name of those prefixes is read: by its Python code (the reads _environment_reads finds in every .py
+    file of the package) or by its compiled libraries (a NUL-terminated string in the .rodata of
+    triton/_C/libtriton.so or libproton.so). A listed name of another prefix must be read by one of the
+    two as well."""
+    if "Triton environment variable" not in NAMES:
+        pytest.skip("no Triton environment-variable list")
+    triton = pytest.importorskip("triton")
+    if triton.__version__ not in NAMES["Triton environment variable"].version:
+        pytest.skip(f"triton {triton.__version__} is not the release the list gives")
+    root = Path(triton.__file__).parent
+    python_reads: set[str] = set()
+    for source in sorted(root.rglob("*.py")):
+        python_reads |= _environment_reads(source.read_text(encoding="utf-8"))
+    libraries = [root / "_C" / lib for lib in ("libtriton.so", "libproton.so") if (root / "_C" / lib).is_file()]
+    if not libraries:
+        pytest.skip("the installed triton has no compiled libraries to read")
+    rodata = b"\0".join(_elf_rodata(lib) for lib in libraries)
+    library_names = {m.decode() for m in re.findall(rb"(?<=\0)(?:TRITON|MLIR|LLVM)_[A-Z0-9_]+(?=\0)", rodata)}
+    read = {n for n in python_reads if _TRITON_ENV_PREFIX.match(n)} | library_names
+    listed = _listed_names("Triton environment variable")
+    assert not read - listed, f"read by triton but not listed: {sorted(read - listed)}"
+    prefixed = {n for n in listed if _TRITON_ENV_PREFIX.match(n)}
+    assert not prefixed - read, f"listed but not read by triton: {sorted(prefixed - read)}"
+    others = {n for n in listed - prefixed if n not in python_reads and b"\0" + n.encode() + b"\0" not in rodata}
+    assert not others, f"listed but not read by triton: {sorted(others)}"
 
 
 @pytest.mark.slow

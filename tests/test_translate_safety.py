@@ -60,8 +60,10 @@ def test_an_approximate_row_with_another_call_shape_is_never_a_plain_rename(name
     target = hip_name(entry, Options(), smap)[0]
     text, rep = tr(f"__global__ void k(float* p) {{\n  {name}(p, 1);\n}}\n")
     assert f"  {name}(p, 1);" in text and f"{target}(" not in text.split("\n  " + name)[1]
-    assert f"// xlate: kept {name}: HIP's nearest is {target}, which is not called the same way" in text
-    assert rep["flagged"]["kept: call shape differs"] == 1
+    # A host API's row is kept for an earlier reason in this device-code probe; either way, not renamed.
+    assert f"// xlate: kept {name}: HIP's nearest is {target}, which is not called the same way" in text \
+        or f"// xlate: kept {name}: called in device code" in text
+    assert rep["flagged"].get("kept: call shape differs", 0) + rep["flagged"].get("kept: host API in device code", 0) == 1
 
 
 def test_cg_reduce_is_never_a_class_template_called_as_a_function() -> None:

@@ -1,11 +1,15 @@
 """Documentation headings of Triton, MLX and the Metal Shading Language as name lists
 (glossary/vocabulary/names-triton-doc-sections.yaml, names-mlx-doc-sections.yaml, names-msl-sections.yaml):
-each file is well formed (headings of several words, none a card's label, none in another list); each API
-reference heading's card is still the card more than half of that section's functions reach in lookup
-(the functions are kept below, as the cited reference pages list them; the Metal sections' names are
-the records of glossary/symbols/specs/msl-spec-text.yaml and the entries of msl-spec-names.yaml, a
-subsection's counting for its section); every function kept below exists in the
-installed package; and lookup answers a sample of headings, in any case, with their card."""
+each file is well formed (headings of several words, or one plain word that reaches a card; none a card's label;
+none in another list); every Triton and MLX heading is one that scripts/list_doc_headings.py extracted
+from the repository's documentation (the lists kept in tests/data/triton_doc_headings.txt and
+mlx_doc_headings.txt, each naming its repository and commit on its first line); each API reference
+heading's card is still the card more than half of that section's functions reach in lookup (the
+functions are kept below, as the cited reference pages list them; the Metal sections' names are the
+records of glossary/symbols/specs/msl-spec-text.yaml and the entries of msl-spec-names.yaml, a subsection's
+counting for its section); every function kept below exists in the installed
+package; and lookup answers a sample of headings, in any case (one-word headings as spelled), with their
+card."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from functools import cache
 import pytest
 import yaml
 
-from conftest import GLOSSARY, glossary_without_rows
+from conftest import GLOSSARY, REPO, glossary_without_rows
 from xlate import kb, lookup
 
 TRITON, MLX, MSL = "Triton documentation heading", "MLX documentation heading", "Metal Shading Language specification section"
@@ -40,6 +44,18 @@ TRITON_SECTIONS = {
     "Random Number Generation": "randint4x randint rand randn",
     "Compiler Hint Ops": "assume debug_barrier max_constancy max_contiguous multiple_of",
     "Debug Ops": "static_print static_assert device_print device_assert",
+}
+
+# The sections of docs/gluon/api/language.rst (triton-lang/triton 63068fcc274cd152fb34abe1bcab10e5078b0df5) that
+# the file lists, each with the functions and classes the page lists under it (spelled gl.NAME in lookup).
+GLUON_SECTIONS = {
+    "Layout Ops": "bank_conflicts convert_layout set_auto_layout to_linear_layout",
+    "Memory Ops": "load store",
+    "Scan Ops": "associative_scan histogram",
+    "Layout Classes": "AutoLayout BlockedLayout CoalescedLayout DotOperandLayout DistributedLinearLayout NVMMADistributedLayout "
+                      "NVMMASharedLayout PaddedSharedLayout SharedLinearLayout SliceLayout SwizzledSharedLayout",
+    "Compiler Hints and Debugging": "assume max_constancy max_contiguous multiple_of static_assert static_print device_assert "
+                                    "device_print",
 }
 
 # The Python API reference pages of ml-explore/mlx v0.32.1 (docs/src/python/) that the file lists, each with
@@ -66,11 +82,30 @@ MLX_PAGES = {
     "Print Options": "mx.PrintOptions mx.set_printoptions mx.printoptions mx.get_printoptions",
     "Tree Utils": "mlx.utils.tree_flatten mlx.utils.tree_unflatten mlx.utils.tree_map mlx.utils.tree_map_with_path "
                   "mlx.utils.tree_reduce mlx.utils.tree_merge",
+    "Random": "mx.random.bernoulli mx.random.categorical mx.random.gumbel mx.random.key mx.random.normal "
+              "mx.random.multivariate_normal mx.random.randint mx.random.seed mx.random.split mx.random.truncated_normal "
+              "mx.random.uniform mx.random.laplace mx.random.permutation",
+    "Transforms": "mx.eval mx.async_eval mx.compile mx.checkpoint mx.custom_function mx.disable_compile mx.enable_compile "
+                  "mx.grad mx.value_and_grad mx.jvp mx.vjp mx.vmap",
 }
 _MLX_MODULES = {"mx": "mlx.core", "nn": "mlx.nn", "optim": "mlx.optimizers", "mlx.utils": "mlx.utils"}
 
 # How a group's section text says its headings are API reference sections (carded by majority).
 _API_SECTION = {TRITON: "triton.language API reference section", MLX: "Python API reference page"}
+_GLUON_SECTION = "Gluon language API reference section"
+
+# The heading lists scripts/list_doc_headings.py wrote, by the list whose headings they hold.
+EXTRACTED = {TRITON: REPO / "tests" / "data" / "triton_doc_headings.txt", MLX: REPO / "tests" / "data" / "mlx_doc_headings.txt"}
+# Headings listed although the extracted commit does not have them, each with where it was read. The
+# test fails once the extraction finds one, so that it leaves this table.
+NOT_EXTRACTED = {
+    TRITON: {"Multi-CTA Matrix Multiplication": "title of python/tutorials/12-multicta-matmul.py at triton-lang/triton "
+                                                "commit 1c9b78744f79f20c649d60f3b5c59f531e58e093, a file the extracted "
+                                                "commit's tree does not hold"},
+}
+# A heading ending in a parenthesized abbreviation ("Floating-Point Sanitizer (FpSan)") may also be
+# listed without it, as people cite it.
+_ABBREVIATED = re.compile(r"^(.+?) \([A-Za-z0-9]+\)$")
 
 
 def _names_list(names_of: str) -> kb.NameList:
@@ -79,13 +114,27 @@ def _names_list(names_of: str) -> kb.NameList:
     return NAMES[names_of]
 
 
-def _headings(names_of: str, api_only: bool = False) -> dict[str, str | None]:
-    """Each heading of one list -> its card; only the API reference sections when api_only."""
+def _headings(names_of: str, api_only: bool = False, section_prefix: str | None = None) -> dict[str, str | None]:
+    """Each heading of one list -> its card; only the API reference sections when api_only (those whose
+    section text starts with section_prefix, when given)."""
+    prefix = section_prefix or _API_SECTION.get(names_of, "")
     out: dict[str, str | None] = {}
     for g in _names_list(names_of).groups:
-        if not api_only or names_of == MSL or g.section.startswith(_API_SECTION[names_of]):
+        if not api_only or names_of == MSL or g.section.startswith(prefix):
             out.update({n: g.card for n in g.names})
     return out
+
+
+@cache
+def _extracted(names_of: str) -> tuple[str, str, frozenset[str]]:
+    """The repository and commit an extracted heading list names on its first line, and its headings
+    (with the form without a trailing parenthesized abbreviation added)."""
+    first, *lines = EXTRACTED[names_of].read_text(encoding="utf-8").splitlines()
+    provenance = re.match(r"^# ([\w.-]+/[\w.-]+) ([0-9a-f]{40}) \S", first)
+    assert provenance, f"{EXTRACTED[names_of].name}: the first line must name the repository and commit: {first!r}"
+    headings = {line.split("\t", 1)[1] for line in lines}
+    headings |= {m.group(1) for h in headings if (m := _ABBREVIATED.match(h))}
+    return provenance.group(1), provenance.group(2), frozenset(headings)
 
 
 def _majority(cards: list[str | None]) -> str | None:
@@ -134,9 +183,14 @@ def _msl_records() -> dict[str, list[str]]:
 # --- well formed ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("names_of", OURS)
-def test_every_heading_has_several_words_and_no_card_carries_it(names_of: str) -> None:
+def test_every_heading_has_several_words_or_a_card_and_no_card_carries_it(names_of: str) -> None:
+    """A heading of one plain word (Compilation, Random) is matched as spelled and claims that word for
+    its list, so it must name a card's topic: none is listed without a card. A module or function name
+    (triton.testing, shard_linear) means only itself."""
     headings = _headings(names_of)
-    assert headings and all(" " in h for h in headings), [h for h in headings if " " not in h]
+    assert headings, names_of
+    cardless = [h for h, card in headings.items() if re.fullmatch(r"[A-Za-z-]+", h) and card is None]
+    assert not cardless, f"one-word headings without a card: {cardless}"
     labels = {label.casefold(): cid for label, cid, kind, _ in _index()["labels"]}
     carried = {h: labels[h.casefold()] for h in headings if h.casefold() in labels}
     assert not carried, f"headings a card or row already spells (lookup answers them from there): {carried}"
@@ -158,9 +212,23 @@ def test_no_heading_is_listed_twice_in_any_name_list() -> None:
     assert not twice, twice
 
 
+@pytest.mark.parametrize("names_of", [TRITON, MLX])
+def test_every_heading_is_one_the_documentation_has(names_of: str) -> None:
+    """Each listed heading is in the list extracted from the repository's documentation at the commit
+    that list names, but for the few NOT_EXTRACTED says where they were read."""
+    repo, commit, extracted = _extracted(names_of)
+    assert repo in {"triton-lang/triton", "ml-explore/mlx"} and commit
+    exceptions = NOT_EXTRACTED.get(names_of, {})
+    stale = sorted(set(exceptions) & extracted)
+    assert not stale, f"extracted now, remove them from NOT_EXTRACTED: {stale}"
+    absent = sorted(set(_headings(names_of)) - extracted - set(exceptions))
+    assert not absent, f"not headings of {repo} at {commit}: {absent}"
+
+
 def test_the_kept_sections_are_the_listed_ones() -> None:
     """The function lists kept here cover exactly the API reference headings the files list."""
     assert set(_headings(TRITON, api_only=True)) == set(TRITON_SECTIONS)
+    assert set(_headings(TRITON, api_only=True, section_prefix=_GLUON_SECTION)) == set(GLUON_SECTIONS)
     assert set(_headings(MLX, api_only=True)) == set(MLX_PAGES)
     assert set(_headings(MSL)) <= set(_msl_records())
 
@@ -172,6 +240,12 @@ def test_every_kept_triton_function_exists_in_triton_language() -> None:
     method of its tensor."""
     tl = pytest.importorskip("triton.language")
     missing = [f for fs in TRITON_SECTIONS.values() for f in fs.split() if not (hasattr(tl, f) or hasattr(tl.tensor, f))]
+    assert not missing, missing
+
+
+def test_every_kept_gluon_name_exists_in_gluon_language() -> None:
+    gl = pytest.importorskip("triton.experimental.gluon.language")
+    missing = [f for fs in GLUON_SECTIONS.values() for f in fs.split() if not hasattr(gl, f)]
     assert not missing, missing
 
 
@@ -194,6 +268,14 @@ def test_every_kept_mlx_entry_exists_in_mlx() -> None:
 def test_a_triton_section_card_is_the_card_most_of_its_functions_reach(heading: str) -> None:
     reached = [_reached(f"tl.{f}") for f in TRITON_SECTIONS[heading].split()]
     assert _headings(TRITON, api_only=True)[heading] == _majority(reached), (heading, Counter(reached).most_common())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("heading", sorted(GLUON_SECTIONS))
+def test_a_gluon_section_card_is_the_card_most_of_its_functions_reach(heading: str) -> None:
+    reached = [_reached(f"gl.{f}") for f in GLUON_SECTIONS[heading].split()]
+    listed = _headings(TRITON, api_only=True, section_prefix=_GLUON_SECTION)
+    assert listed[heading] == _majority(reached), (heading, Counter(reached).most_common())
 
 
 @pytest.mark.slow
@@ -230,6 +312,24 @@ SAMPLE = [
     (MLX, "Launching Distributed Programs", "collectives"),
     (MLX, "CUSTOM METAL KERNELS", "framework-custom-kernels"),
     (MLX, "Tree Utils", None),
+    (MLX, "Compilation", "function-transformations"),
+    (MLX, "Random", "rng"),
+    (MLX, "data parallelism", "collectives"),
+    (MLX, "Multi-Layer Perceptron", "dnn"),
+    (MLX, "SELECTING BACKEND", "collectives"),
+    (MLX, "mlx.distributed_config", "collectives"),
+    (MLX, "when to evaluate", "lazy-evaluation"),
+    (MLX, "Exporting Modules", None),
+    (TRITON, "Triton Semantics", None),
+    (TRITON, "type promotion", "type-conversions"),
+    (TRITON, "Triton MLIR Dialects and Ops", "triton-backend"),
+    (TRITON, "Floating-Point Sanitizer", "sanitizer"),
+    (TRITON, "Floating-Point Sanitizer (FpSan)", "sanitizer"),
+    (TRITON, "debugging triton", "debugger"),
+    (TRITON, "triton.language", None),
+    (TRITON, "Layout Classes", "warp-level-primitives"),
+    (TRITON, "Multi-CTA", "thread-block-cluster"),
+    (TRITON, "Blocked-Scaled Matrix Multiplication", "block-scaled-formats"),
     (MSL, "Threadgroup and SIMD-Group Synchronization Functions", "block-barrier"),
     (MSL, "cube texture array", "texture-memory"),
     (MSL, "Atomic Fetch and Modify Functions", None),

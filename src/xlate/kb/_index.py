@@ -809,10 +809,6 @@ def _exact(index: Index, q: str, backend: str | None) -> tuple[dict[str, Match],
 _ARRAY_METHOD = re.compile(r"^(?:mx|mlx\.core)\.array\.([A-Za-z_]\w*)(?:\(.*\))?$")
 
 
-# A name of two words or more followed by its abbreviation in brackets.
-_ABBREVIATED = re.compile(r"^([^()]+\s[^()]+?)\s*\(([A-Za-z][\w-]*)\)$")
-
-
 def array_method_as_op(index: Index, q: str) -> str:
     """An MLX array method that mlx.core also has as a function (`x.cummax()` is documented as
     mx.cummax) is asked about as that function; q itself otherwise, and for the array's own attributes
@@ -822,6 +818,10 @@ def array_method_as_op(index: Index, q: str) -> str:
         return q
     op = "mx." + method.group(1)
     return op if vocabulary_entry(index, op) is not None or _exact(index, op, None)[0] else q
+
+
+# A name of two words or more followed by its abbreviation in brackets.
+_ABBREVIATED = re.compile(r"^([^()]+\s[^()]+?)\s*\(([A-Za-z][\w-]*)\)$")
 
 
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
@@ -846,9 +846,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # "Floating-Point Sanitizer (FpSan)": the name, else its abbreviation; the bracket is not a
         # word of the name, nor is the abbreviation an identifier to split.
         for part in abbreviated.groups():
-            found = search(index, part, backend, limit)
-            if found:
-                return found
+            answered = search(index, part, backend, limit)
+            if answered:
+                return answered
         return []
     code = code_name(q)  # a code spelling's bare name (set_cache_limit(int), @triton.heuristics)
     table = index.get("vocabulary") or {}
@@ -919,7 +919,10 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in word_matches(index, q, backend) + span_matches(index, q, backend):
             offer(m)
     if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
-        for m in product_matches(index, q) or text_mentions(index, code):
+        # A build target alone (gfx908) that no card or list names is a chip, not whichever card's
+        # prose happens to list it among others.
+        mentions = [] if _TARGET_NAME.match(q) else text_mentions(index, code)
+        for m in product_matches(index, q) or mentions:
             offer(m)
     if not best:
         # A command line whose flag no card names: its tool or operand (`nvcc --list-gpu-code`, `xcrun
@@ -1198,12 +1201,13 @@ def _once_per_index(build: Callable[[Index], _T]) -> Callable[[Index], _T]:
 
     return cached
 
+
 @_once_per_index
 def _twin_prefixes(index: Index) -> list[tuple[str, str]]:
     """[HIP prefix, CUDA prefix] pairs by which the rows' HIP spellings differ from their CUDA names
     (hip/cuda, HIP_/CUDA_, hip/cu, hipblas/cublas, hipcub::/cub::), each shown by at least ten rows with
-    the same rest of the name; longest HIP prefix first, then the pair most rows show. Learnt from the rows, so a family the glossary
-    pairs brings its own."""
+    the same rest of the name; longest HIP prefix first, then the pair most rows show. Learnt from the
+    rows, so a family the glossary pairs brings its own."""
     hip = SIDE_ORDER.index("hip")
     names_in_order = names(index)
     counts: dict[tuple[str, str], int] = {}
@@ -1936,10 +1940,12 @@ def swift_base_matches(index: Index, query: str, backend: str | None) -> list[Ma
     if not swift or backend not in (None, "metal"):
         return []
     base = swift.group(1)
-    longer = {e[0] for e in index["labels"] if e[0].startswith(base) and e[0][len(base):][:1].isupper()
-              and e[0][len(base):].isalnum()}
-    longer |= {name for name in index.get("vocabulary") or {} if name.startswith(base)
-               and name[len(base):][:1].isupper() and name[len(base):].isalnum()}
+
+    def extends(name: str) -> bool:  # base, then one more capitalised part (notify -> notifyListener)
+        rest = name[len(base):]
+        return name.startswith(base) and rest[:1].isupper() and rest.isalnum()
+
+    longer = {e[0] for e in index["labels"] if extends(e[0])} | set(filter(extends, index.get("vocabulary") or {}))
     found: dict[str, Match] = {}
     for name in sorted(longer):
         entry = vocabulary_entry(index, name)

@@ -37,7 +37,7 @@ from typing import Any
 import yaml
 
 __all__ = ["HipSide", "HipProof", "Layout", "MslEntry", "attested_problems", "cuda_layouts", "declared_outside_path",
-           "declared_outside_problems", "hip_sides", "load_declared_outside", "load_msl", "load_msl_attested", "outside_library", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
+           "declared_names", "declared_outside_problems", "hip_sides", "load_declared_outside", "load_msl", "load_msl_attested", "outside_library", "metal_problems", "metal_side_names", "msl_attested_path", "package_problems",
            "probe_hip", "SPECS_DIR", "table_spellings", "version_facts"]
 
 SPECS_DIR = Path("symbols") / "specs"
@@ -222,6 +222,28 @@ def _compile(clang: str, include: Path, source: str, defines: tuple[str, ...]) -
     return run.stderr, not run.returncode or "error:" in run.stderr
 
 
+def _declared(clang: str, include: Path, source: str, owner: dict[int, str],
+              defines: tuple[str, ...]) -> tuple[dict[str, bool], list[str]]:
+    """(symbol -> whether the probe source's lines for it compiled, the errors on no probe's line)."""
+    err, ran = _compile(clang, include, source, defines)
+    errors = [(int(m.group(1)), m.group(0)) for m in _ERROR.finditer(err)]
+    failed = {owner[line] for line, _ in errors if line in owner}
+    if not ran:  # a compiler that did not run proves nothing declared
+        failed = set(owner.values())
+    return {sym: sym not in failed for sym in set(owner.values())}, [text for line, text in errors if line not in owner]
+
+
+def declared_names(names: list[str], include: Path, clang: str,
+                   defines: tuple[str, ...] = ()) -> tuple[set[str], list[str]]:
+    """(the names among `names` that the headers in `include` declare, the probe's errors on lines of
+    its own): the probes the rows' HIP sides get, for names no row spells (the prefix twins of CUDA
+    names, say). A name no probe form reaches counts as not declared."""
+    sides = [HipSide(n, n, None, "", (), "", "", None) for n in names]
+    source, owner, _ = _source(include, sides)
+    found, stray = _declared(clang, include, source, owner, defines)
+    return {n for n, ok in found.items() if ok}, stray
+
+
 def _read_spec(path: Path) -> dict[str, Any] | None:
     """A specs file as a mapping (an empty one where the file holds none); None where it is absent."""
     if not path.is_file():
@@ -291,13 +313,9 @@ def _probe_sides(proof: HipProof, sides: list[HipSide], include: Path, version: 
     source, owner, skipped = _source(include, sides)
     declared: dict[str, dict[str, bool]] = {}
     for name, defines in {"none": (), "all": macros}.items():
-        err, ran = _compile(clang, include, source, defines)
-        failed = {owner[int(m.group(1))] for m in _ERROR.finditer(err) if int(m.group(1)) in owner}
-        if not ran:  # a compiler that did not run proves nothing declared
-            failed = set(owner.values())
         if not owner or max(owner) == 0:
             continue
-        declared[name] = {sym: sym not in failed for sym in set(owner.values())}
+        declared[name] = _declared(clang, include, source, owner, defines)[0]
     for name, found in declared.items():
         proof.declared.setdefault(name, {}).update(found)
     shown = "HIP " + ".".join(map(str, version)) if release is None else release

@@ -97,8 +97,7 @@ def proven_call(name: str) -> bool:
     """Whether an approximate function row may be written at any call: its call's shape and types are
     handled by one of the parts above (a `two_phase` entry is proven only at some calls)."""
     data = _data()
-    return name in data["typed"] or name in data["append"] or \
-        (name in data["same_shape"] and data["same_shape"][name].get("when") is None)
+    return name in data["typed"] or name in data["append"] or (name in data["same_shape"] and not two_phase(name))
 
 
 def erase() -> dict[str, dict[str, Any]]:
