@@ -863,12 +863,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if qualified:
         # A bare name of a namespace member (coalesced_group, fast.metal_kernel): the rows and symbols
         # that spell it qualified answer before a leading part of it (fast) does.
-        found: dict[str, Match] = {}
-        for full in qualified:
-            for m in _named_exactly(index, full, backend):
-                if m.concept not in found or m.score > found[m.concept].score:
-                    found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
-        if found:
+        found = _agreed_qualified(index, qualified, backend)
+        if found and (len(found) == 1 or not best):
             best = found
 
     def offer(m: Match) -> None:
@@ -1425,11 +1421,7 @@ def _exact_or_qualified(index: Index, span: str, backend: str | None) -> dict[st
     found = _exact(index, span, backend)[0] or {m.concept: m for m in package_matches(index, span, backend)}
     if found or " " in span:
         return found
-    for full in qualified_names(index, code_name(span)):
-        for m in _named_exactly(index, full, backend):
-            if m.concept not in found or m.score > found[m.concept].score:
-                found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
-    return found
+    return _agreed_qualified(index, qualified_names(index, code_name(span)), backend)
 
 
 def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
@@ -2010,8 +2002,30 @@ def binding_matches(index: Index, query: str, backend: str | None) -> list[Match
 
 
 def _named_exactly(index: Index, spelling: str, backend: str | None) -> list[Match]:
-    """What a full spelling names: a row, symbol, name or alias, else a package name's card."""
-    return list(_exact(index, spelling, backend)[0].values()) or package_matches(index, spelling, backend)
+    """What a full spelling names: a row, symbol, name or alias spelt so, else a package name's card, else
+    a label inside it (gl.amd.cdna3.buffer_load is the listed Gluon function, not the CDNA3 card)."""
+    exact = list(_exact(index, spelling, backend)[0].values())
+    whole = [m for m in exact if loose(m.matched) == loose(spelling)]
+    return whole or package_matches(index, spelling, backend) or exact
+
+
+def _agreed_qualified(index: Index, qualified: list[str], backend: str | None) -> dict[str, Match]:
+    """The cards the qualified spellings of a bare name give it, each at the score of a loose match. Where
+    they disagree (async_store is a TMA store in one Gluon module and a cluster store in another), only the
+    card most of them give counts; a tie gives them all and the caller keeps what it had found, if anything."""
+    found: dict[str, Match] = {}
+    votes: dict[str, int] = {}
+    for full in qualified:
+        for m in _named_exactly(index, full, backend):
+            votes[m.concept] = votes.get(m.concept, 0) + 1
+            if m.concept not in found or m.score > found[m.concept].score:
+                found[m.concept] = Match(m.concept, SCORE_LOOSE - 1.0, full, m.kind, m.backend)
+    if len(found) > 1:
+        most = max(votes.values())
+        leaders = [c for c, n in votes.items() if n == most]
+        if len(leaders) == 1:
+            return {leaders[0]: found[leaders[0]]}
+    return found
 
 
 @_once_per_index
