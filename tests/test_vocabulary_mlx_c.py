@@ -180,3 +180,46 @@ def test_the_parser_reads_declarations_typedefs_and_macros() -> None:
         ("function", "mlx_box_new"),
         ("function", "mlx_box_apply"),
     ]
+
+
+# --- MLX's "not implemented on the GPU" texts (glossary/vocabulary/errors-mlx-unsupported.yaml) ----------
+
+ERRORS = GLOSSARY / "vocabulary" / "errors-mlx-unsupported.yaml"
+ERROR_DATA = REPO / "tests" / "data" / "errors-mlx-unsupported.txt"
+MLX_COMMIT = "846d176227a0ac13d2667e58d2bb68b322109ab0"
+LINEAR_ALGEBRA = {"QRF", "SVD", "Inverse", "Cholesky", "Eig", "Eigh", "LUF", "check_cpu_stream"}
+
+
+def _error_rows() -> list[tuple[str, str, str]]:
+    """(where, name, message) for each text of the stored list."""
+    first, *rest = ERROR_DATA.read_text().splitlines()
+    assert first.startswith(f"# ml-explore/mlx {MLX_COMMIT} ")
+    return [tuple(line.split("\t")) for line in rest]  # type: ignore[misc]
+
+
+def test_the_error_file_holds_every_linear_algebra_text_of_the_stored_list_and_no_other() -> None:
+    data = yaml.safe_load(ERRORS.read_text())
+    assert data["card"] == "solver" and MLX_COMMIT in ERRORS.read_text()
+    stored = [(name, message) for _, name, message in _error_rows()]
+    assert [(e["name"], e["message"]) for e in data["errors"]] == [(n, m) for n, m in stored if n in LINEAR_ALGEBRA]
+    assert all(len(kb.message_key(m).split()) >= 4 for _, m in stored)
+
+
+def test_no_error_text_repeats_another_error_file() -> None:
+    from conftest import glossary_without_rows
+
+    ours = yaml.safe_load(ERRORS.read_text())["messages_of"]
+    loaded = glossary_without_rows().error_messages
+    assert [m for m in loaded if m.messages_of == ours]
+    others = {kb.message_key(e.message) for m in loaded if m.messages_of != ours for e in m.errors}
+    mine = [kb.message_key(e["message"]) for e in yaml.safe_load(ERRORS.read_text())["errors"]]
+    assert len(mine) == len(set(mine)) and not set(mine) & others
+
+
+@pytest.mark.parametrize(
+    ("where", "name", "message"), [r for r in _error_rows() if r[1] in LINEAR_ALGEBRA], ids=lambda v: str(v)[:40]
+)
+def test_a_log_line_quoting_the_text_answers_the_solver_card(where: str, name: str, message: str) -> None:
+    prefix = "[linalg::inv] " if name == "check_cpu_stream" else ""
+    got = kb.search(_index(), f"RuntimeError: {prefix}{message}")
+    assert got and (got[0].concept, got[0].kind, got[0].matched) == ("solver", "message", name)
