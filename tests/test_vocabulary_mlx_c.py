@@ -223,3 +223,23 @@ def test_a_log_line_quoting_the_text_answers_the_solver_card(where: str, name: s
     prefix = "[linalg::inv] " if name == "check_cpu_stream" else ""
     got = kb.search(_index(), f"RuntimeError: {prefix}{message}")
     assert got and (got[0].concept, got[0].kind, got[0].matched) == ("solver", "message", name)
+
+
+# --- MLX's C++ namespaces (glossary/vocabulary/names-mlx-cpp.yaml) ----------------------------------------
+
+CPP = GLOSSARY / "vocabulary" / "names-mlx-cpp.yaml"
+CPP_DATA = REPO / "tests" / "data" / "names-mlx-cpp.txt"
+# Namespaces placed by judgement rather than through an mx submodule of the same name.
+CPP_JUDGED = {"mlx::core::distributed::mpi": "collectives", "mlx::core::allocator": "device-malloc"}
+
+
+def test_each_listed_namespace_is_read_from_the_headers_and_answers_its_mirrors_card() -> None:
+    first, *stored = CPP_DATA.read_text().splitlines()
+    assert first.startswith(f"# ml-explore/mlx {MLX_COMMIT} ") and MLX_COMMIT in CPP.read_text()
+    listed = {n: g["card"] for g in yaml.safe_load(CPP.read_text())["groups"] for n in g["names"]}
+    assert set(listed) <= set(stored) and len(stored) == 15
+    index = _index()
+    for name, card in listed.items():
+        mirror = "mx." + name.removeprefix("mlx::core::")
+        assert card == CPP_JUDGED.get(name) or card == _answer(index, mirror), (name, card, mirror)
+        assert _answer(index, name) == card, name
