@@ -946,8 +946,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         for m in row_slips(index, q, backend):
             offer(m)
     if not best:
-        for m in prefix_family(index, code, backend) or tool_prefix(index, code, backend) \
-                or flag_prefix(index, code, backend):
+        for m in prefix_family(index, code, backend) or library_prefix(index, q, backend) \
+                or tool_prefix(index, code, backend) or flag_prefix(index, code, backend):
             offer(m)
     if not best and backend is None:
         # An identifier no label or prose holds, read as its words: NVGPUWarpSpecializationPass. Not
@@ -1870,6 +1870,45 @@ def prefix_family(index: Index, query: str, backend: str | None) -> list[Match]:
             return [Match(top, SCORE_PREFIX, prefix + "*", "prefix", backend)]
         return []  # the family is split between concepts: say nothing
     return []
+
+
+SCORE_LIBRARY = SCORE_PREFIX - 1.0
+# Cards a library's name can stand for when its namespace or prefix leads an unknown member's name: the
+# libraries themselves, matrix libraries (CUTLASS, rocWMMA), profiling libraries (NVTX, ROCm SMI) and
+# communication libraries (NVSHMEM). Not the toolchain's or the languages' cards: "hip", "metal" and "mlx"
+# name whole stacks, and a member of theirs is no more about the stack card than about any other.
+_LIBRARY_CATEGORIES = frozenset({"libraries", "matrix", "profiling", "interconnect"})
+_LIBRARY_LEAD = re.compile(r"^(?:(?P<ns>[A-Za-z_]\w*)::[A-Za-z_~][\w:]*|(?P<c>[a-z][a-z0-9]*)_[a-z0-9]\w*|(?P<camel>[a-z][a-z0-9]{2,})[A-Z]\w*)$")
+
+
+def library_prefix(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A member no row, list or label holds, under a library's namespace or prefix: rocwmma::load_xyz,
+    hipblaslt_ext::GemmInstance (C++ namespaces), rsmi_dev_temp_metric_get (a C prefix before the first
+    underscore), ncclCommFoo (the lower-case run before the first capital). The library's card answers when
+    the leading part alone is a name or alias of one card, in one of the library categories; the match
+    says which prefix decided. A typo of a listed member is caught earlier, by the fuzzy rules."""
+    m = _LIBRARY_LEAD.match(query.strip())
+    if not m:
+        return []
+    lead = m.group("ns") or m.group("c") or m.group("camel")
+    # hipblaslt_ext:: is hipBLASLt's extension namespace: its underscore parts, longest first.
+    parts = lead.split("_")
+    for end in range(len(parts), 0, -1):
+        found, _ = _exact(index, "_".join(parts[:end]), backend)
+        cards = {c for c, hit in found.items() if hit.kind in ("name", "alias", "id")}
+        if cards:
+            lead = "_".join(parts[:end]) if not m.group("ns") else lead
+            break
+    if len(cards) > 1:
+        # CuTe is also named on Composable Kernel's CUDA side, as its counterpart: the card titled by it.
+        cards = {c for c in cards if loose(lead.split("_")[0]) in loose(index["concepts"][c]["title"])}
+    if len(cards) != 1:
+        return []
+    (card,) = cards
+    if index["concepts"][card].get("category") not in _LIBRARY_CATEGORIES:
+        return []
+    sep = "::" if m.group("ns") else ("_" if m.group("c") else "")
+    return [Match(card, SCORE_LIBRARY, f"{lead}{sep}*", "prefix", found[card].backend)]
 
 
 @_once_per_index

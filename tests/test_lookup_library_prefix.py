@@ -1,0 +1,50 @@
+"""A member no row, list or label holds, written under a library's namespace or prefix, answers that
+library's card and says which prefix decided (rocwmma::synchronize_workgroup, hipblaslt_ext::GemmInstance,
+rsmi_dev_temp_metric_get); a prefix that names a whole stack (hip, metal, cuda) or no single library says
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlate import kb
+from xlate.kb import _index
+
+
+@pytest.fixture(scope="module")
+def index() -> kb.Index:
+    return kb.load_index()
+
+
+@pytest.mark.parametrize(("query", "card", "prefix"), [
+    ("rocwmma::synchronize_workgroup", "matrix-fragment-api", "rocwmma::*"),
+    ("hipblaslt_ext::GemmInstance", "blas-lt", "hipblaslt_ext::*"),
+    # CuTe is also named on Composable Kernel's CUDA side, as its counterpart: the card titled by it wins.
+    ("cute::TiledMMA", "cutlass", "cute::*"),
+    ("cutlass::epilogue::collective::CollectiveBuilder", "cutlass", "cutlass::*"),
+    ("rsmi_dev_temp_metric_get", "management-library", "rsmi_*"),
+    ("rocblas_gemm_ex3", "blas", "rocblas_*"),
+    ("miopenFusionPlanGetWorkspaceSize", "dnn", "miopen*"),
+])
+def test_a_library_member_no_list_holds_answers_the_library_card(index: kb.Index, query: str, card: str, prefix: str) -> None:
+    assert _index.library_prefix(index, query, None) == [
+        kb.Match(card, _index.SCORE_LIBRARY, prefix, "prefix", _index.library_prefix(index, query, None)[0].backend)]
+    top = kb.search(index, query, limit=1)
+    assert top and top[0].concept == card, top
+
+
+@pytest.mark.parametrize("query", [
+    "hipFooBarBaz",       # hip names the whole stack, not a library
+    "metal::fooBarBaz",   # so does metal
+    "cuda::std::span",    # cuda:: is the toolkit's namespace, no library's
+    "foo_bar_baz",        # no card names foo
+    "mlx_undeclared_name",
+])
+def test_a_stack_or_unknown_prefix_decides_nothing(index: kb.Index, query: str) -> None:
+    assert _index.library_prefix(index, query, None) == []
+
+
+def test_a_listed_or_spelled_name_is_answered_before_its_prefix(index: kb.Index) -> None:
+    # rocwmma::mma_sync is a row: the row's card, not the namespace's guess.
+    top = kb.search(index, "rocwmma::mma_sync", limit=1)
+    assert top and top[0].kind != "prefix", top
