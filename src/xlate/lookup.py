@@ -152,6 +152,21 @@ def _derived_row(query: str) -> kb.Row | None:
     return entry.row if entry is not None and entry.derived else None
 
 
+def _found_without_filter(index: kb.Index, query: str) -> str | None:
+    """What an unfiltered lookup answers for a query a backend filter left unanswered, in a few words
+    ("a cuda spelling of the Cooperative groups card"), or None."""
+    rows = kb.find_rows(index, query, None)
+    if rows:
+        row, spelled_by = rows[0]
+        title = index["concepts"][row.concept]["title"] if row.concept in index["concepts"] else None
+        return f"a {spelled_by} spelling" + (f" on the {title} card" if title else " of a symbol row")
+    matches = kb.search(index, query, limit=1)
+    if matches and matches[0].score >= kb.SCORE_LOOSE:
+        m = matches[0]
+        return (f"a {m.backend} spelling" if m.backend else "a name") + f" on the {index['concepts'][m.concept]['title']} card"
+    return None
+
+
 def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 5, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = sys.stderr
@@ -242,9 +257,16 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
         print(f"{option} is an option of {of}; {why}.", file=err)
         return EXIT_FINDINGS
     if not found:
+        shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
+        elsewhere = _found_without_filter(index, cleaned) if backend is not None else None
+        if elsewhere:
+            # cg::reduce under --backend hip: the name is another backend's spelling; "nearest terms"
+            # would list the very name typed.
+            print(f"no {backend} spelling matches {shown!r}; it is {elsewhere}. Run it without --backend "
+                  f"to see its card and its {backend} side.", file=err)
+            return EXIT_FINDINGS
         near = kb.suggestions(index, cleaned)
         hint = f" Nearest terms: {', '.join(near)}." if near else ""
-        shown = cleaned if len(cleaned) <= 60 else cleaned[:57] + "..."
         print(f"no concept, symbol or GPU matches {shown!r}.{hint}", file=err)
         return EXIT_FINDINGS
     row_cards = [row_card(r, s, spelled) for r, s in rows]
