@@ -189,6 +189,8 @@ def run(query: str, backend: str | None = None, fmt: str = "text", limit: int = 
     rows = kb.find_rows(index, cleaned, backend)[:3]
     gpu = kb.resolve_gpu(cleaned, index=index, within=True) if backend is None else None
     matches = kb.search(index, cleaned, backend=backend, limit=max(1, limit))
+    if gpu is None and backend is None and not rows and not matches:
+        gpu = kb.resolve_gpu(cleaned, index=index, within=True, suffixless=True)
     # A name in no row may be answered by a family's naming rule, but never when it is a slip of a
     # spelling some row really has (cublasLtMatmulAlgoGetHeurstic): that row answers, not a row made up
     # under the misspelled name.

@@ -73,7 +73,7 @@ def gpu_sheets(root: Path | None = None, *, index: Index | None = None) -> dict[
 
 
 def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, within: bool = False,
-                index: Index | None = None) -> GpuSheet | None:
+                index: Index | None = None, suffixless: bool = False) -> GpuSheet | None:
     """The sheet a GPU name lands on, or None.
 
     Any spelling of a sheet (id, name, alias; case, spaces, dashes and parentheses ignored) resolves
@@ -81,12 +81,25 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, 
     HBM3"): failing an exact spelling, the sheet with the longest spelling inside it answers. With
     `within`, the text is a question that names a GPU among other words ("Mac Studio M3 Ultra", "AMD
     MI300X"): failing an exact spelling, the longest run of whole words that spells a sheet answers.
+    With `suffixless`, a model number without its suffix letter ("MI355") answers the one sheet spelt
+    with one more letter; the caller asks only when nothing else knows the name (MI300 is the CDNA3
+    card's alias, and MI300A a product of its own).
     """
     key = gpu_key(name)
     if not key:
         return None
     sheets, table = _loaded(root, index)
-    gid = table.get(key)
+
+    def get(k: str) -> str | None:
+        g = table.get(k)
+        if g is None and suffixless and k and k[-1].isdigit():
+            # A model number written without its suffix letter ("MI355" for the MI355X): the one sheet
+            # whose spelling is it plus one letter.
+            near = {g for s, g in table.items() if len(s) == len(k) + 1 and s.startswith(k) and s[-1].isalpha()}
+            g = near.pop() if len(near) == 1 else None
+        return g
+
+    gid = get(key)
     if gid is None and reported:
         inside = [(len(k), g) for k, g in table.items() if k in key]
         gid = max(inside)[1] if inside else None
@@ -98,7 +111,7 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, 
         singular = [w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w for w in words]
         for candidate in (words, singular) if singular != words else (words,):
             for n in range(len(candidate) - 1, 0, -1):
-                runs = (table.get(gpu_key(" ".join(candidate[i:i + n]))) for i in range(len(candidate) - n + 1))
+                runs = (get(gpu_key(" ".join(candidate[i:i + n]))) for i in range(len(candidate) - n + 1))
                 gid = next((g for g in runs if g), None)
                 if gid:
                     break
