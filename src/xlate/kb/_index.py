@@ -699,6 +699,9 @@ _WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)With[A-Z][A-Za-z0-9]*$"
 _SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
 
+_GNU_ATTRIBUTE = re.compile(r"^__attribute__\s*\(\(\s*([A-Za-z_]\w*)\s*(?:\(.*\))?\s*\)\)$")
+
+
 def query_variants(q: str) -> list[str]:
     """The query, then its code-symbol spellings, then the query without a trailing version number
     ("compute capability 9.0" asks about compute capability)."""
@@ -720,6 +723,9 @@ def query_variants(q: str) -> list[str]:
         base = _WITH_ARGUMENT.match(spelled)
         if base:
             out.append(base.group(1))
+    attribute = _GNU_ATTRIBUTE.match(q)
+    if attribute:  # __attribute__((amdgpu_num_vgpr(64))): the attribute it spells
+        out.append(attribute.group(1))
     triple = _TARGET_TRIPLE.match(q)
     if triple:  # amdgcn-amd-amdhsa--gfx1201: the processor the triple names
         out.append(triple.group(1))
