@@ -918,7 +918,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             offer(m)
     if not best:
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
-        for m in word_matches(index, q, backend) + span_matches(index, q, backend):
+        for m in _wider_phrase_first(q, word_matches(index, q, backend), span_matches(index, q, backend)):
             offer(m)
     if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
         # A build target alone (gfx908) that no card or list names is a chip, not whichever card's
@@ -1428,6 +1428,23 @@ def _exact_or_qualified(index: Index, span: str, backend: str | None) -> dict[st
     if found or " " in span:
         return found
     return _agreed_qualified(index, qualified_names(index, code_name(span)), backend)
+
+
+def _wider_phrase_first(query: str, phrase: list[Match], spans: list[Match]) -> list[Match]:
+    """Phrase and span matches together, a label whose words cover more of the query's words ranked above
+    a shorter term found inside it: "Command buffer reports errors" is about command buffer errors
+    (three of its words), not command buffers (two)."""
+    if not phrase or not spans:
+        return phrase + spans
+    asked = {_stem(w) for w in _words(query)}
+
+    def covered(m: Match) -> int:
+        return len({_stem(w) for w in _words(m.matched)} & asked)
+
+    top = max(spans, key=lambda m: m.score)
+    lifted = [Match(m.concept, round(max(m.score, top.score + 0.01), 2), m.matched, m.kind, m.backend)
+              if covered(m) > covered(top) and covered(m) >= 3 else m for m in phrase]
+    return lifted + spans
 
 
 def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
