@@ -15,6 +15,7 @@ least MIN_VOTES functions; otherwise none.
 
     python3 scripts/list_api_groups.py          # both vendors: each title, its groups, votes and majority card
     python3 scripts/list_api_groups.py cuda     # one vendor
+    python3 scripts/list_api_groups.py cuda-math rocm-libraries   # the math and tools libraries' groups
 """
 
 from __future__ import annotations
@@ -36,6 +37,30 @@ CUDA_RUNTIME = ("cuda_runtime_api.h", "cuda_profiler_api.h", "cuda_gl_interop.h"
 CUDA_DRIVER = ("cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h", "cudaProfiler.h")
 HIP = ("hip/hip_runtime_api.h",)
 
+# The CUDA headers outside the runtime and driver APIs that define Doxygen groups: the math API (its groups
+# are defined in crt/math_functions.h and the type headers; each function's own comment names its group
+# with \\ingroup), then CUPTI, NVTX and libNVVM, whose groups enclose their functions with `@{`.
+CUDA_MATH = ("crt/math_functions.h", "crt/device_functions.h", "crt/device_double_functions.h",
+             "crt/device_fp128_functions.h", "crt/sm_100_rt.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h",
+             "sm_32_intrinsics.h", "sm_61_intrinsics.h", "cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h",
+             "cuda_bf16.hpp", "cuda_fp8.h", "cuda_fp8.hpp", "cuda_fp6.h", "cuda_fp6.hpp", "cuda_fp4.h",
+             "cuda_fp4.hpp")
+CUDA_TOOLS = ("cupti_result.h", "cupti_version.h", "cupti_activity.h", "cupti_callbacks.h", "cupti_events.h",
+              "cupti_metrics.h", "cupti_checkpoint.h", "cupti_pcsampling.h", "cupti_pcsampling_util.h",
+              "cupti_pmsampling.h", "cupti_profiler_target.h", "cupti_profiler_host.h", "cupti_range_profiler.h",
+              "cupti_sass_metrics.h", "nvtx3/nvToolsExt.h", "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h",
+              "nvtx3/nvToolsExtOpenCL.h", "nvtx3/nvToolsExtSync.h", "nvtx3/nvToolsExtMem.h",
+              "nvtx3/nvToolsExtMemCudaRt.h", "nvvm.h")
+# The ROCm 6.4 math and tools libraries' headers that define Doxygen groups (hipBLAS, rocBLAS, hipSPARSE
+# and hipSOLVER define none: hipSPARSE's comments name groups its documentation defines elsewhere,
+# without titles). rocThrust is left to the thrust card: its only group defined here is Memory Management.
+ROCM_LIBRARIES = ("hipblaslt/hipblaslt.h", "hiprand/hiprand.h", "hiprand/hiprand_kernel.h",
+                  "hiprand/hiprand_kernel_rocm.h", "hiprand/hiprand_rocm.h", "hiprand/hiprand_mtgp32_host.h", "hipfft/hipfftXt.h",
+                  "miopen/miopen.h", "rocprim/type_traits_interface.hpp", "rocprim/thread/thread_load.hpp",
+                  "rocprim/thread/thread_store.hpp", "rocprim/thread/thread_search.hpp",
+                  "rocprim/thread/thread_scan.hpp", "rocprim/thread/thread_reduce.hpp",
+                  "rocprim/thread/thread_operators.hpp", "roctracer/roctx.h", "amd_smi/amdsmi.h")
+
 # A group opened: `\defgroup NAME Title`, `@addtogroup NAME Title` (the title may be absent).
 _GROUP = re.compile(r"[\\@](defgroup|addtogroup)[ \t]+(\w+)[ \t]*([^\n]*)")
 _INGROUP = re.compile(r"[\\@]ingroup[ \t]+(\w+)")
@@ -45,7 +70,18 @@ _CLOSE = re.compile(r"[\\@]\}")
 # or a call's parenthesis), then its argument list.
 _DECLARED = re.compile(r"(?P<before>[\w*>&][ \t\n*&]*)\b(?P<name>(?:cuda|cu|hip)[A-Z]\w*)\s*\(")
 _NOT_A_TYPE = {"return", "sizeof", "if", "while", "defined", "case", "else"}
+# Any function name, for the headers whose functions carry no API prefix (fabsf, __hadd, thread_load):
+# not a keyword, a cast or a macro spelled in capitals (__CUDA_DEPRECATED("..."), ROCPRIM_DEVICE).
+_ANY_NAME = re.compile(r"(?P<before>[\w*>&][ \t\n*&]*)\b(?P<name>[A-Za-z_]\w*)\s*\(")
+_NOT_A_FUNCTION = _NOT_A_TYPE | {"for", "switch", "asm", "volatile", "__asm__", "__asm", "__volatile__",
+                                 "static_cast", "reinterpret_cast", "const_cast", "dynamic_cast", "decltype",
+                                 "__attribute__", "__declspec", "__align__", "alignas", "alignof", "noexcept",
+                                 "throw", "operator", "static_assert", "typeid", "__pragma", "_Pragma", "void"}
+_MACRO = re.compile(r"_*[A-Z][A-Z0-9_]*")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+# The same, with a run of `///` lines read as one comment (rocPRIM writes `/// \\addtogroup X` and `/// @{`
+# on two lines).
+_COMMENT_RUNS = re.compile(r"/\*.*?\*/|//[^\n]*(?:\n[ \t]*//[^\n]*)*", re.S)
 
 
 @dataclass
@@ -58,15 +94,19 @@ class Group:
     header: str
     line: int
     functions: list[str] = field(default_factory=list)
+    parent: str | None = None  # the group whose defining comment says `\\ingroup` it (read for library headers)
 
 
-def _code_declarations(code: str) -> list[str]:
-    """Function names declared in a stretch of code between comments (preprocessor lines left out)."""
+def _code_declarations(code: str, any_name: bool = False) -> list[str]:
+    """Function names declared in a stretch of code between comments (preprocessor lines left out): names
+    with a CUDA or HIP API prefix, or with `any_name` any function name."""
     code = "\n".join(line for line in code.split("\n") if not line.lstrip().startswith("#"))
     found = []
-    for m in _DECLARED.finditer(code):
+    for m in (_ANY_NAME if any_name else _DECLARED).finditer(code):
         word = re.findall(r"\w+", code[max(0, m.start("name") - 40):m.start("name")])
         if word and word[-1] in _NOT_A_TYPE:
+            continue
+        if any_name and (m.group("name") in _NOT_A_FUNCTION or _MACRO.fullmatch(m.group("name"))):
             continue
         head = code[max(0, m.start() - 1):m.start("name")]
         if "=" in head or "(" in head or "," in head:
@@ -75,14 +115,23 @@ def _code_declarations(code: str) -> list[str]:
     return found
 
 
-def parse(path: Path, shown: str, api: str, groups: dict[str, Group]) -> None:
-    """Add the groups `path` defines, and the functions it declares inside each, to `groups` (by id)."""
+def _declared(code: str, any_name: bool, owned: bool) -> list[str]:
+    """The functions a stretch of code declares. With `any_name`, a stretch that follows a function's own
+    comment declares one function, its first (what follows is that function's body or its next spelling
+    under another #if branch)."""
+    names = list(dict.fromkeys(_code_declarations(code, any_name)))
+    return names[:1] if any_name and owned else names
+
+
+def parse(path: Path, shown: str, api: str, groups: dict[str, Group], any_name: bool = False) -> None:
+    """Add the groups `path` defines, and the functions it declares inside each, to `groups` (by id).
+    `any_name`: functions have no API prefix (see _code_declarations)."""
     text = path.read_text(encoding="utf-8", errors="replace")
     stack: list[str] = []
     pending: list[str] = []  # groups a function's own comment names with @ingroup
     at = 0
-    for m in _COMMENT.finditer(text):
-        for name in dict.fromkeys(_code_declarations(text[at:m.start()])):
+    for m in (_COMMENT_RUNS if any_name else _COMMENT).finditer(text):
+        for name in _declared(text[at:m.start()], any_name, bool(pending)):
             for gid in pending or stack[-1:]:
                 if name not in groups[gid].functions:
                     groups[gid].functions.append(name)
@@ -92,12 +141,17 @@ def parse(path: Path, shown: str, api: str, groups: dict[str, Group]) -> None:
         opened = _GROUP.search(comment)
         ingroups = _INGROUP.findall(comment)
         if opened:
+            # One comment may define several groups (hipBLASLt's three); library headers read them all.
+            for each in _GROUP.finditer(comment) if any_name else [opened]:
+                kind, gid, title = each.groups()
+                title = title.strip().rstrip("*/").strip()
+                if gid not in groups:
+                    groups[gid] = Group(api, gid, title, shown, text.count("\n", 0, m.start() + each.start()) + 1)
+                elif title and not groups[gid].title:
+                    groups[gid].title = title
+                if any_name and kind == "defgroup" and ingroups:
+                    groups[gid].parent = ingroups[0]
             kind, gid, title = opened.groups()
-            title = title.strip().rstrip("*/").strip()
-            if gid not in groups:
-                groups[gid] = Group(api, gid, title, shown, text.count("\n", 0, m.start() + opened.start()) + 1)
-            elif title and not groups[gid].title:
-                groups[gid].title = title
             if _OPEN.search(comment):
                 stack.append(gid)
             pending = []
@@ -111,17 +165,18 @@ def parse(path: Path, shown: str, api: str, groups: dict[str, Group]) -> None:
         for _ in _CLOSE.findall(comment):
             if stack:
                 stack.pop()
-    for name in dict.fromkeys(_code_declarations(text[at:])):
+    for name in _declared(text[at:], any_name, bool(pending)):
         for gid in pending or stack[-1:]:
-            groups[gid].functions.append(name)
+            if name not in groups[gid].functions:
+                groups[gid].functions.append(name)
 
 
-def read_groups(include: Path, headers: tuple[str, ...], api: str) -> list[Group]:
+def read_groups(include: Path, headers: tuple[str, ...], api: str, any_name: bool = False) -> list[Group]:
     groups: dict[str, Group] = {}
     for header in headers:
         path = include / header
         if path.is_file():
-            parse(path, header, api, groups)
+            parse(path, header, api, groups, any_name)
     return list(groups.values())
 
 
@@ -132,6 +187,38 @@ def cuda_groups(include: Path) -> list[Group]:
 
 def hip_groups(include: Path) -> list[Group]:
     return read_groups(include, HIP, "HIP")
+
+
+def with_subgroups(groups: list[Group]) -> list[Group]:
+    """Each group's functions followed by those of the groups under it (Half Precision Intrinsics holds the
+    Half Arithmetic Functions and the other half groups, which hold the functions)."""
+    by_name = {g.name: g for g in groups}
+    children: dict[str, list[Group]] = {}
+    for g in groups:
+        if g.parent in by_name and g.parent != g.name:
+            children.setdefault(g.parent, []).append(g)
+
+    def gather(g: Group, seen: set[str]) -> list[str]:
+        found = list(g.functions)
+        for child in children.get(g.name, []):
+            if child.name not in seen:
+                found += gather(child, seen | {child.name})
+        return list(dict.fromkeys(found))
+
+    for g in groups:
+        g.functions = gather(g, {g.name})
+    return groups
+
+
+def cuda_library_groups(include: Path) -> list[Group]:
+    """The math API's groups, then those of CUPTI, NVTX and libNVVM, of the CUDA headers in `include`."""
+    return with_subgroups(read_groups(include, CUDA_MATH, "math", any_name=True)
+                          + read_groups(include, CUDA_TOOLS, "tools", any_name=True))
+
+
+def rocm_library_groups(include: Path) -> list[Group]:
+    """The groups of the ROCm math and tools libraries' headers in `include`."""
+    return with_subgroups(read_groups(include, ROCM_LIBRARIES, "library", any_name=True))
 
 
 def cuda_include() -> Path | None:
@@ -208,13 +295,16 @@ def main(argv: list[str]) -> int:
     from xlate import kb
 
     index = kb.load_index()
+    readers = {"cuda": (cuda_include, cuda_groups), "hip": (rocm_include, hip_groups),
+               "cuda-math": (cuda_include, cuda_library_groups), "rocm-libraries": (rocm_include, rocm_library_groups)}
     vendors = argv or ["cuda", "hip"]
     for vendor in vendors:
-        include = cuda_include() if vendor == "cuda" else rocm_include()
+        find, read = readers[vendor]
+        include = find()
         if include is None:
             print(f"# {vendor}: headers not found", file=sys.stderr)
             continue
-        groups = cuda_groups(include) if vendor == "cuda" else hip_groups(include)
+        groups = read(include)
         print(f"# {vendor}: one entry per title; each group of that title with its votes and majority card")
         by_title: dict[str, list[dict[str, Any]]] = {}
         for row in listing(index, groups):
