@@ -56,7 +56,7 @@ RIGHT_AT_FIRST_RUN = 136
 # One first-run hit was a coincidence: tl.assume reached fast-math-intrinsics through the word "assume"
 # in a sentence about fast math. The package vocabulary (glossary/vocabulary) lists tl.assume as a
 # compiler hint no card covers, so lookup now says what it is and exits 1.
-RIGHT_NOW = 172
+RIGHT_NOW = 173
 # What lookup does not answer right at the top, and why (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # an identifier, flag, tool, metric or environment variable that no card or row names: exits 1
@@ -88,7 +88,6 @@ KNOWN_MISSES = {
     # a word inside the query outranks the term, or a wrong card or row answers first (first answer in brackets)
     "nvprof --query-metrics",  # [rocprof]
     "Setting the number of compute units",  # [streaming-multiprocessor]
-    "Add basic SIMD shuffle up/down",  # [sm-sub-partition]
     "#triton_gpu.blocked",  # [global-memory]
     # a package name the vocabulary places under no card (the expected cards do not discuss it): exits 1
     "tl.assume",

@@ -2238,6 +2238,8 @@ def anagrams(index: Index, query: str, backend: str | None) -> list[Match]:
     q_loose = loose(query)
     if " " in query.strip() or len(q_loose) < 7:
         return []
+    if _stem(query.strip().casefold()) in _rarity(index):
+        return []  # a word the labels use ("Counters") is that word, not cuTENSOR's letters rearranged
     key = sorted(q_loose)
     precomputed = index.get("loose") or [loose(e[0]) for e in index["labels"]]
     hits = {(entry[1], entry[0], entry[3]) for entry, k in zip(index["labels"], precomputed)
@@ -2245,7 +2247,8 @@ def anagrams(index: Index, query: str, backend: str | None) -> list[Match]:
             and not (backend and entry[3] and entry[3] != backend)}
     if len({cid for cid, _, _ in hits}) != 1:
         return []
-    cid, label, b = min(hits)
+    # Labels of one card may carry a backend or none: order them with None as the empty string.
+    cid, label, b = min(hits, key=lambda hit: (hit[0], hit[1], hit[2] or ""))
     return [Match(cid, round(FUZZY_CEILING * (1.0 - 2.0 / len(q_loose)), 1), label, "transposed", b)]
 
 
