@@ -557,18 +557,20 @@ def test_the_glossary_has_no_lint_findings(glossary) -> None:
 def test_each_lint_finds_its_pattern(glossary) -> None:
     rows = copy.deepcopy({name: glossary.rows[name] for name in
                           ("nearbyint", "__shfl_up_sync", "cg::binary_partition", "cooperative_groups::binary_partition",
-                           "longlong4", "ulonglong4", "__nv_cvt_float_to_fp8")})
+                           "longlong4", "ulonglong4", "__nv_cvt_float_to_fp8", "__hadd")})
     rows["nearbyint"]["sides"]["metal"]["caveat"] = "This is the MSL function of the same name."
     rows["__shfl_up_sync"]["sides"]["hip"].pop("macros")  # its `since` still names the macro
     rows["cg::binary_partition"]["sides"]["hip"]["relation"] = "same"  # differs from its alias
     rows["ulonglong4"]["sides"]["hip"]["relation"] = "same"  # differs from its signed twin
     rows["__nv_cvt_float_to_fp8"]["sides"]["hip"]["relation"] = "renamed"  # its caveat describes a trap
+    rows["__hadd"]["sides"]["metal"]["caveat"] = "Write a + b on half."  # the flush condition dropped
     messages = [m for _, _, m in kb.row_lints(rows)]
     assert any("nearbyint: the metal caveat says 'same name'" in m for m in messages), messages
     assert any("__shfl_up_sync: the hip side says it needs HIP_ENABLE_WARP_SYNC_BUILTINS" in m for m in messages)
     assert any("cg::binary_partition: hip relation differs from its alias" in m for m in messages)
     assert any("longlong4 and ulonglong4: hip relations differ" in m for m in messages)
     assert any("__nv_cvt_float_to_fp8: hip is 'renamed' but its caveat describes a difference" in m for m in messages)
+    assert any("__hadd: the metal side of a half operation does not say that a subnormal may be flushed" in m for m in messages)
 
 
 def test_a_concept_side_contradicted_by_its_rows_is_reported(glossary) -> None:

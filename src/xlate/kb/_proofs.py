@@ -857,6 +857,8 @@ _SAME_NAME = re.compile(r"\b(?:of the same name|same-named|the same name)\b", re
 _DIFFERENCE = re.compile(r"\b(?:differs?|different(?:ly)?|unlike|does not compile|doesn't compile|not declared|"
                          r"only when|only if|rejects?|traps?)\b", re.I)
 ALIASES = (("cg::", "cooperative_groups::"), ("wmma::", "nvcuda::wmma::"))
+HALF_FILE = "device-half.yaml"
+_CLASSIFIES = re.compile(r"^__hisnan2?$|^__hisinf$")  # NaN and INF tests read no subnormal
 
 
 def _at(side: dict[str, Any]) -> tuple[str, int]:
@@ -896,6 +898,16 @@ def row_lints(rows: dict[str, dict[str, Any]]) -> list[tuple[str, int, str]]:
             for macro in sorted(macros_used):
                 if any(macro in text for text in said) and macro not in (side.get("macros") or ()):
                     out.append((file, line, f"{cuda}: the {backend} side says it needs {macro}; list it in `macros`"))
+    # MSL may flush half subnormals in every math mode (§8.1, §8.5) where CUDA keeps them: a condition
+    # every half operation's Metal side states, not only the siblings an audit happened to read.
+    for cuda, row in rows.items():
+        side = row["sides"].get("metal")
+        if not side or side.get("relation") == "none" or side.get("origin") == "hipify" or _CLASSIFIES.search(cuda):
+            continue
+        file, line = _at(side)
+        if file.endswith(HALF_FILE) and "flush" not in side.get("caveat", "").lower():
+            out.append((file, line, f"{cuda}: the metal side of a half operation does not say that a subnormal may "
+                                    "be flushed to zero (MSL §8.1, §8.5), as its siblings do"))
     # A spelling and its alias (cg:: and cooperative_groups::) are one entity: the same answer.
     for short, long in ALIASES:
         for cuda, row in rows.items():
