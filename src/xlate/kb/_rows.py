@@ -341,9 +341,18 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                         side["relation"] = extra.relation.value
                     if extra.caveat:
                         side["caveat"] = " ".join(filter(None, [" ".join(extra.caveat.split()), side.get("caveat")]))
+        coverage = _hip_coverage(rows, fam.family)
         for header, hip_header in fam.headers.items():
             side = ({"symbol": hip_header, "relation": "renamed", "origin": "family", "source": fam.source} if hip_header
                     else {"symbol": None, "relation": "none", "caveat": f"no HIP header ({fam.title})", "origin": "family", "source": fam.source})
+            if hip_header and coverage and coverage[0] < coverage[1]:
+                # The header is the library's door: where HIPIFY maps only part of the library, swapping
+                # the include is not the whole port.
+                named, listed = coverage
+                side.update(relation="approximate", caveat=(
+                    f"HIP covers {fam.title} only in part: HIPIFY's tables give a HIP name for {named} of the "
+                    f"{listed} names still in CUDA, and each name's row says whether it has one; code that calls the "
+                    f"other {listed - named} keeps a CUDA-only path or is rewritten by hand."))
             row = rows.setdefault(header, {"cuda": header, "concept": default_concept, "kind": "header", "family": fam.family,
                                            "sides": {}, "concept_by_prefix": True})
             row["sides"].setdefault("hip", side)
@@ -431,3 +440,18 @@ def _check_shared(out: CompiledRows, where: dict[str, tuple[str, int]]) -> None:
                 path, line = where.get(unmarked[0], (f"glossary/{SYMBOLS_DIR}", 1))
                 out.problems.append(Problem(path, line,
                                             f"{s} {symbol!r} answers {', '.join(names)}: mark the side `shared: true` where that is on purpose"))
+
+
+def _hip_coverage(rows: dict[str, dict[str, Any]], family: str) -> tuple[int, int] | None:
+    """(names with a HIP name, names) among the HIPIFY rows of one API family that CUDA has not removed;
+    None when the family has no such rows."""
+    listed = named = 0
+    for row in rows.values():
+        side = row["sides"].get("hip")
+        if row.get("family") != family or side is None or side.get("origin") != "hipify":
+            continue
+        if "removed" in (row.get("cuda_versions") or {}):
+            continue
+        listed += 1
+        named += bool(side.get("symbol"))
+    return (named, listed) if listed else None
