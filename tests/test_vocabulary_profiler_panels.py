@@ -156,13 +156,20 @@ GENERIC = {
 
 # rocprof-compute names lookup already answers, without this list, with a card that covers them.
 ANSWERED = {
+    # Answered with the profiler card through the ROCm documentation headings (names-rocm-doc-sections.yaml:
+    # "Instruction mix", "Command processor"), as are the three instruction-mix tables below.
+    "Command Processor (CPC/CPF)": "kernel-profiler",
+    "Command processor fetcher (CPF)": "kernel-profiler",
+    "Command processor packet processor (CPC)": "kernel-profiler",
+    "Compute Units - Instruction Mix": "kernel-profiler",
+    "Overall Instruction Mix": "kernel-profiler",
     "HBM Bandwidth": "achieved-bandwidth",
     "Bank Conflict": "bank-conflict",
     "Bank Conflict Rate": "bank-conflict",
     "Bank Conflicts/Access": "bank-conflict",
     "LDS Bank Conflicts/Access": "bank-conflict",
     "BF16 OPs": "bf16-format",
-    "VALU Arithmetic Instruction Mix": "cuda-core",
+    "VALU Arithmetic Instruction Mix": "kernel-profiler",
     "VALU Co-Issue Efficiency": "cuda-core",
     "VALU FLOPs": "cuda-core",
     "VALU IOPs": "cuda-core",
@@ -215,7 +222,7 @@ ANSWERED = {
     "L2 Wr Lat": "l2-cache",
     "Stalled on L2 Data": "l2-cache",
     "Stalled on L2 Req": "l2-cache",
-    "VMEM Instruction Mix": "load-store-unit",
+    "VMEM Instruction Mix": "kernel-profiler",
     "VMEM Latency": "load-store-unit",
     "VMEM Utilization": "load-store-unit",
     "Compute Speed-of-Light": "memory-bound-vs-compute-bound",
@@ -242,7 +249,7 @@ ANSWERED = {
     "Theoretical LDS Bandwidth": "shared-memory",
     "SIMD Utilization": "sm-sub-partition",
     "VGPR Writes": "vgpr",
-    "MFMA Arithmetic Instruction Mix": "warp-mma",
+    "MFMA Arithmetic Instruction Mix": "kernel-profiler",
     "MFMA FLOPs (BF16)": "warp-mma",
     "MFMA FLOPs (F16)": "warp-mma",
     "MFMA FLOPs (F32)": "warp-mma",
