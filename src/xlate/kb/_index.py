@@ -699,6 +699,7 @@ _WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)With[A-Z][A-Za-z0-9]*$"
 _SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
 
+_COMPARISON = re.compile(r"^(.+?)\s+(?:vs\.?|versus)\s+(.+)$", re.I)
 _GNU_ATTRIBUTE = re.compile(r"^__attribute__\s*\(\(\s*([A-Za-z_]\w*)\s*(?:\(.*\))?\s*\)\)$")
 
 
@@ -920,6 +921,15 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # A phrase: its words in one label, or a term (a code symbol, a multi-word name) inside it.
         for m in _wider_phrase_first(q, word_matches(index, q, backend), span_matches(index, q, backend)):
             offer(m)
+    compared = _COMPARISON.match(q) if not best else None
+    if compared:
+        # "Proton vs nsys": two terms compared, neither a phrase's word; the first one a card names answers.
+        for side in compared.groups():
+            found = _exact(index, side.strip(), backend)[0]
+            for m in found.values():
+                offer(Match(m.concept, round(min(m.score, SCORE_SPAN) - 1.0, 2), m.matched, "span", m.backend))
+            if found:
+                break
     if not best and backend is None:  # prose and architecture cards do not say which backend spells a name
         # A build target alone (gfx908) that no card or list names is a chip, not whichever card's
         # prose happens to list it among others.
@@ -1828,14 +1838,19 @@ def row_slip(index: Index, query: str) -> str | None:
     """The one row spelling, of any backend, that a long code identifier is a slip of (cudaMemcpyToSymbl,
     hipStreamWaitVaule32): a dropped, added, changed or swapped letter, ten characters or more, and only
     when exactly one spelling is that close."""
+    near = _slip_candidates(index, query)
+    return near[0] if len(near) == 1 else None
+
+
+def _slip_candidates(index: Index, query: str) -> list[str]:
+    """Every spelling a long code identifier is one slip away from (row_slip's candidates)."""
     token = query.strip()
     if " " in token or len(token) < 10 or not _code_like(token):
-        return None
+        return []
     from rapidfuzz.distance import OSA
 
-    near = [n for n in _spellings_by_head(index).get(token[:3], ()) if abs(len(n) - len(token)) <= 1
-            and OSA.distance(token, n, score_cutoff=1) == 1]
-    return near[0] if len(near) == 1 else None
+    return sorted(n for n in _spellings_by_head(index).get(token[:3], ()) if abs(len(n) - len(token)) <= 1
+                  and OSA.distance(token, n, score_cutoff=1) == 1)
 
 
 @_once_per_index
@@ -1852,9 +1867,18 @@ def _spellings_by_head(index: Index) -> dict[str, list[str]]:
 def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
     """The concept of the row or vocabulary name a long identifier is a slip of (row_slip)."""
     near = row_slip(index, query)
-    if not near:
-        return []
     score = round(FUZZY_CEILING * (1.0 - 1.0 / len(query.strip())), 1)
+    if not near:
+        # One slip from several names (tl.randin4x: tl.randint4x and tl.randn4x) that all sit on one card,
+        # as vocabulary names: that card, whichever was meant.
+        candidates = _slip_candidates(index, query)
+        if len(candidates) < 2 or any(rows_for(index, n) for n in candidates):
+            return []
+        found = [package_matches(index, n, backend) for n in candidates]
+        cards = {m.concept for ms in found for m in ms}
+        if len(cards) != 1 or not all(found):
+            return []
+        return [Match(found[0][0].concept, score, candidates[0], "fuzzy", found[0][0].backend)]
     rows = rows_for(index, near)
     if not rows:  # a vocabulary's name (triton.heuristics, __builtin_amdgcn_s_setprio)
         return [Match(m.concept, score, near, "fuzzy", m.backend) for m in package_matches(index, near, backend)]

@@ -1,0 +1,31 @@
+"""Two small query shapes: "A vs B" answers the first of the two terms that a card names, when nothing
+answers the whole phrase; and a package name one slip away from several listed names answers their card
+when they all sit on one (tl.randin4x: tl.randint4x and tl.randn4x are both random-number functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from xlate import kb
+from xlate.kb import _index
+
+
+@pytest.fixture(scope="module")
+def index() -> kb.Index:
+    return kb.load_index()
+
+
+def test_a_comparison_answers_its_first_named_term(index: kb.Index) -> None:
+    assert kb.search(index, "Proton vs nsys", limit=1)[0].concept == kb.search(index, "Proton", limit=1)[0].concept
+    assert kb.search(index, "foo vs bar", limit=1) == []
+
+
+def test_a_slip_between_names_of_one_card_answers_that_card(index: kb.Index) -> None:
+    assert _index._slip_candidates(index, "tl.randin4x") == ["tl.randint4x", "tl.randn4x"]
+    top = kb.search(index, "tl.randin4x", limit=1)
+    assert top and top[0].concept == "rng" and top[0].kind == "fuzzy", top
+
+
+def test_a_slip_between_rows_still_needs_one_spelling(index: kb.Index) -> None:
+    # Row spellings name exact calls: a slip that could be two different rows answers neither.
+    assert _index.row_slip(index, "cudaMemcpyToSymbl") == "cudaMemcpyToSymbol"
