@@ -6,10 +6,8 @@ heading typed in any case with its card."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -17,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, glossary_without_rows
+from conftest import glossary_without_rows
 from xlate import kb, lookup
+from scripts_loader import load_script
 
 _LISTS = {n.names_of: n for n in glossary_without_rows().name_lists}
 CUDA = _LISTS.get("CUDA runtime or driver API reference section")
@@ -36,15 +35,7 @@ TOO_FEW = "fewer than half"
 
 
 def _script() -> ModuleType:
-    name = "list_api_groups"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "list_api_groups.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclass looks its module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_api_groups")
 
 
 def _listed(names: kb.NameList | None) -> dict[str, tuple[str | None, str]]:

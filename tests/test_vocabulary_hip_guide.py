@@ -8,11 +8,9 @@ none), and, rebuilt without the file, lookup answers none of the carded headings
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import re
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +21,7 @@ import yaml
 import heading_lists
 from conftest import GLOSSARY, REPO, glossary_without_rows
 from xlate import kb, lookup
+from scripts_loader import load_script
 
 GUIDE = "HIP documentation section heading"
 FILE = "names-hip-guide-sections.yaml"
@@ -80,15 +79,7 @@ def test_no_heading_is_in_another_name_list() -> None:
 # --- the script reads headings as Sphinx does ------------------------------------------------------------
 
 def _script() -> ModuleType:
-    name = "list_hip_doc_headings"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_hip_doc_headings")
 
 
 def test_the_script_finds_titles_and_skips_literal_blocks_and_fences() -> None:

@@ -7,11 +7,9 @@ reason, and lookup answers each heading with its card."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import re
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -19,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from conftest import REPO, glossary_without_rows
+from conftest import glossary_without_rows
 from xlate import kb, lookup
+from scripts_loader import load_script
 
 _LISTS = {n.names_of: n for n in glossary_without_rows().name_lists}
 CUDA = _LISTS.get("CUDA math, CUPTI, NVTX or libNVVM API reference section")
@@ -176,15 +175,7 @@ CUDA_UNREAD = {"driver_types.h"}
 
 
 def _script() -> ModuleType:
-    name = "list_api_groups"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "list_api_groups.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclass looks its module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_api_groups")
 
 
 def _listed(names: kb.NameList | None) -> dict[str, tuple[str | None, str]]:

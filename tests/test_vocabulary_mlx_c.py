@@ -7,9 +7,7 @@ is null or lookup did not answer that card without the list."""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +17,7 @@ import yaml
 
 from conftest import GLOSSARY, REPO
 from xlate import kb
+from scripts_loader import load_script
 
 FILE = GLOSSARY / "vocabulary" / "names-mlx-c.yaml"
 DATA = REPO / "tests" / "data" / "names-mlx-c.txt"
@@ -26,15 +25,7 @@ COMMIT = "fba4470b89073180056c9ea46c443051375f7399"
 
 
 def _script() -> ModuleType:
-    name = "list_mlx_c_names"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / "list_mlx_c_names.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_mlx_c_names")
 
 
 @cache

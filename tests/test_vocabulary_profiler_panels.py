@@ -10,10 +10,8 @@ answers none of them with that card, so each listed name adds an answer."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +21,7 @@ import yaml
 
 from conftest import GLOSSARY, REPO, glossary_without_rows
 from xlate import kb
+from scripts_loader import load_script
 
 DATA = REPO / "tests" / "data"
 ROCPROF = "rocprof-compute report panel, table or metric"
@@ -425,15 +424,7 @@ def test_each_listed_name_needs_the_list(names_of: str, tmp_path: Path) -> None:
 
 
 def _script() -> ModuleType:
-    name = "list_profiler_names"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_profiler_names")
 
 
 def test_the_script_reads_a_panel_config() -> None:

@@ -10,11 +10,9 @@ lookup answers one heading per group with its card, and each carded heading adds
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import re
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -24,6 +22,7 @@ import pytest
 import heading_lists
 from conftest import REPO
 from xlate import kb, lookup
+from scripts_loader import load_script
 
 DATA = REPO / "tests" / "data"
 ROCM, AMDGPU = "ROCm documentation section heading", "AMDGPU backend user guide section heading"
@@ -124,15 +123,7 @@ def test_each_extract_names_repository_commit_and_folders_and_holds_what_it_coun
 
 
 def _script() -> ModuleType:
-    name = "list_rocm_doc_headings"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_rocm_doc_headings")
 
 
 def test_the_script_reads_pages_and_the_table_of_contents_with_the_shared_parsers() -> None:

@@ -4,7 +4,6 @@ is listed, and lookup answers a listed name with its group's card (or says no ca
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import shutil
@@ -15,6 +14,7 @@ import pytest
 
 from conftest import REPO, glossary_without_rows
 from xlate import kb, lookup
+from scripts_loader import load_script
 
 NAMES_OF = "Triton IR operation"
 _LISTS = [n for n in glossary_without_rows().name_lists if n.names_of == NAMES_OF]
@@ -30,12 +30,7 @@ _PREFIX_WINS = {"proton.record": "memory-bound-vs-compute-bound", "proton.alloca
 
 
 def _script() -> ModuleType:
-    path = REPO / "scripts" / "list_triton_ir_ops.py"
-    spec = importlib.util.spec_from_file_location("list_triton_ir_ops", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("list_triton_ir_ops")
 
 
 def _installed_triton() -> None:
