@@ -831,6 +831,27 @@ def array_method_as_op(index: Index, q: str) -> str:
 _ABBREVIATED = re.compile(r"^([^()]+\s[^()]+?)\s*\(([A-Za-z][\w-]*)\)$")
 
 
+# metal-cpp, Apple's C++ interface to Metal, spells MTLDevice as MTL::Device and its methods as members
+# (MTL::Device::newBuffer for newBufferWithLength:options:, MTL::CreateSystemDefaultDevice for the C function).
+_METAL_CPP = re.compile(r"^(MTL4?|MTLFX|NS|CA)::([A-Za-z]\w*)(?:::([A-Za-z_]\w*))?(?:\(.*\))?$")
+
+
+def _metal_cpp_search(index: Index, spelled: re.Match[str], backend: str | None, limit: int) -> list[Match]:
+    """A metal-cpp name: a member as the Objective-C method it wraps (its own name, or the card most of the
+    selectors that begin with it and go on `With...` give), else the class or function it names as Metal spells
+    it (MTL::ComputePipelineState is MTLComputePipelineState); never the English words of the member."""
+    prefix, name, member = spelled.groups()
+    objc = prefix + name
+    if member:
+        found = list(_exact(index, member, backend)[0].values()) \
+            or list(_agreed_qualified(index, _with_argument_forms(index).get(member, []), backend).values())
+        if found:
+            return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), m.matched, "loose", m.backend)
+                    for m in found][:limit]
+    return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - (3.0 if member else 1.0), 2), m.matched, "loose", m.backend)
+            for m in search(index, objc, backend, limit)]
+
+
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
     loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
@@ -848,6 +869,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         return []
     q = array_method_as_op(index, q)
     best, named = _exact(index, q, backend)
+    metal_cpp = _METAL_CPP.match(q) if not best else None
+    if metal_cpp:
+        return _metal_cpp_search(index, metal_cpp, backend, limit)
     abbreviated = _ABBREVIATED.match(q)
     if abbreviated and not best and vocabulary_entry(index, q) is None:
         # "Floating-Point Sanitizer (FpSan)": the name, else its abbreviation; the bracket is not a
