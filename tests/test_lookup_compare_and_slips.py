@@ -1,6 +1,7 @@
-"""Two small query shapes: "A vs B" answers the first of the two terms that a card names, when nothing
+"""Small query shapes: "A vs B" answers the first of the two terms that a card names, when nothing
 answers the whole phrase; and a package name one slip away from several listed names answers their card
-when they all sit on one (tl.randin4x: tl.randint4x and tl.randn4x are both random-number functions)."""
+when they all sit on one (tl.randin4x: tl.randint4x and tl.randn4x are both random-number functions); one
+word in the plural is asked as its singular (warps)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,8 @@ def test_a_slip_between_names_of_one_card_answers_that_card(index: kb.Index) -> 
 def test_a_slip_between_rows_still_needs_one_spelling(index: kb.Index) -> None:
     # Row spellings name exact calls: a slip that could be two different rows answers neither.
     assert _index.row_slip(index, "cudaMemcpyToSymbl") == "cudaMemcpyToSymbol"
+
+
+def test_one_word_in_the_plural_is_asked_as_its_singular(index: kb.Index) -> None:
+    for plural, singular in (("warps", "warp"), ("Heaps", "heap"), ("kernels", "kernel")):
+        assert kb.search(index, plural, limit=1)[0].concept == kb.search(index, singular, limit=1)[0].concept, plural

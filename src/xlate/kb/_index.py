@@ -738,6 +738,8 @@ def query_variants(q: str) -> list[str]:
         out.append(" ".join(words[:-1]))
     if len(words) >= 2 and re.fullmatch(r"[a-z]{3,}[^s]s", words[-1]):
         out.append(" ".join(words[:-1] + [words[-1][:-1]]))  # a name in the plural (indirect command buffers)
+    elif len(words) == 1 and re.fullmatch(r"[A-Za-z][a-z]{2,}[^s]s", q):
+        out.append(q[:-1])  # one word in the plural (warps, Heaps)
     return list(dict.fromkeys(out))
 
 
