@@ -102,7 +102,6 @@ def test_lookup_answers_ptx_names_and_their_neighbours(name: str, card: str) -> 
     assert got and got[0].concept == card, got
 
 
-@pytest.mark.xfail(strict=True, reason="a listed name is matched whole; lookup does not yet drop PTX modifiers for name lists")
 @pytest.mark.parametrize(
     "query",
     [

@@ -673,7 +673,7 @@ def symbol_variants(q: str) -> list[str]:
 
 # C++ namespaces whose members the glossary and its vocabularies spell bare (metal::exp, MSL 4's
 # mpp::tensor_ops::matmul2d), outermost last.
-_CXX_NAMESPACES = ("mpp::tensor_ops::", "mpp::", "metal::", "std::", "::")
+_CXX_NAMESPACES = ("mpp::tensor_ops::", "mpp::", "metal::", "cuda::ptx::", "std::", "::")
 
 
 def _without_namespace(name: str) -> list[str]:
@@ -1036,6 +1036,14 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
                                    attribute)):
         if spelling in table:
             return list(table[spelling])
+    if _DOTTED.match(bare) and not bare.startswith(_PY_NAMESPACES):
+        # A listed PTX instruction with its modifiers (st.async.shared::cluster.b32): its leading parts,
+        # longest first, never a single part.
+        parts = bare.split(".")
+        for n in range(len(parts) - 1, 1, -1):
+            lead = ".".join(parts[:n])
+            if lead in table:
+                return list(table[lead])
     if " " in query:
         entry = _headings(index).get(query.casefold())
         return list(entry) if entry is not None else None
