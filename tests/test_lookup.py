@@ -172,7 +172,7 @@ PHRASES = [
     ("GPU family Apple9", "apple-gpu-family"),  # a code token outranks the plain words around it
     ("tl.program_id(axis=0)", "block-index"),  # call arguments
     ("triton.language.atomic_add", "atomic-add"),  # the long module name of tl
-    ("tcgen05.alloc", "tcgen05"),  # a PTX instruction's modifiers
+    ("tcgen05.mma.cta_group::1.kind::f16", "tcgen05"),  # a PTX instruction's modifiers (tcgen05.alloc is the tensor-memory card's)
     ("shuffel", "warp-shuffle"),  # one swapped pair of letters
     ("__builtin_amdgcn_mfma_i32_16x16x32_i8", "warp-mma"),  # a variant of a family the glossary lists
     ("llvm.amdgcn.readfirstlane.i32", "warp-broadcast"),  # an LLVM intrinsic read as its clang builtin
