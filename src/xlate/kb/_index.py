@@ -1323,7 +1323,7 @@ def _rarity(index: Index) -> dict[str, float]:
 # Words that say how a thing is asked about, not what it is ("quadgroup functions", "shuffle API"):
 # a label need not carry them.
 FILLER = frozenset(_stem(w) for w in ("function", "api", "behavior", "behaviour", "example", "explained", "overview",
-                                     "tutorial", "question", "ops", "usage"))
+                                     "tutorial", "question", "ops", "usage", "issue", "various"))
 # The vocabulary a query is asked in ("CUDA streams", "AMD MI300X ISA"): it says where, not what.
 QUALIFIERS = frozenset(_stem(w) for w in ("cuda", "hip", "rocm", "metal", "mlx", "triton", "amd", "nvidia", "apple"))
 # AMD's words for a warp: a label that says warp also answers a query that says wave or wavefront.
@@ -2260,6 +2260,17 @@ def error_rows(index: Index, query: str, backend: str | None) -> list[Match]:
     return [Match(concept, SCORE_PHRASE, best[0][1], "words", "cuda")] if concept else []
 
 
+@_once_per_index
+def _text_stems(index: Index) -> frozenset[str]:
+    """The stem of every word of every card's text and labels; computed once per index."""
+    out: set[str] = set()
+    for cid, text in _concept_texts(index).items():
+        out.update(_words(text + " " + index["concepts"][cid]["summary"]))
+    for label, _, _, _ in index["labels"]:
+        out.update(_words(label))
+    return frozenset(out)
+
+
 def phrase_cover(index: Index, query: str, backend: str | None) -> list[Match]:
     """A phrase of three words or more in a page's own words, no label, whose words one card's
     vocabulary holds between its names ("stream-ordered pool": stream-ordered allocator, memory pool;
@@ -2277,11 +2288,16 @@ def phrase_cover(index: Index, query: str, backend: str | None) -> list[Match]:
     for counts in per_concept.values():
         for w in words & counts.keys():
             owners[w] = owners.get(w, 0) + 1
+    # A word that no card's text uses anywhere says the phrase may be about something else: then a card
+    # must hold more than half of its words, not just half ("Do Not Sell or Share My Data" holds "share"
+    # and "data" of Local Data Share, but nothing in the glossary sells).
+    stranger = bool(words - _text_stems(index))
     ranked = []
     for cid, counts in per_concept.items():
         have = words & counts.keys()
         own = {w for w in have if owners[w] == 1}
-        if have == words or (own and len(have) >= 2 and 2 * len(have) >= len(words)):
+        enough = 2 * len(have) > len(words) if stranger else 2 * len(have) >= len(words)
+        if have == words or (own and len(have) >= 2 and enough):
             ranked.append((len(have), cid))
     ranked.sort(key=lambda t: (-t[0], t[1]))
     if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
