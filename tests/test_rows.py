@@ -71,9 +71,9 @@ def test_hipify_unsupported_names_get_no_invented_hip_name(smap: kb.SymbolMap) -
             assert entry.hip_relation == "none" and entry.hip_caveat, cuda
     # Every name given is a newer fact AMD's headers or docs state, from the cited override file
     # (warp _sync functions, hip_bf16.h, OCP fp8 in hip_fp8.h, hipBLAS's one GEMM algorithm selector,
-    # HIP's device trap, and the 38 prefix twins ROCm 6.4 declares that tests/test_rows_hip_twins.py
-    # compiles): about 2.5% of these names today.
-    assert len(named) <= 102, (len(named), named)
+    # HIP's device trap, and the 38 runtime and 84 library prefix twins ROCm 6.4 declares that
+    # tests/test_rows_hip_twins.py compiles): about 4.5% of these names today.
+    assert len(named) <= 186, (len(named), named)
 
 
 def test_the_issues_examples_are_answered_right(smap: kb.SymbolMap) -> None:
