@@ -351,8 +351,9 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                 named, listed = coverage
                 side.update(relation="approximate", caveat=(
                     f"HIP covers {fam.title} only in part: HIPIFY's tables give a HIP name for {named} of the "
-                    f"{listed} names still in CUDA, and each name's row says whether it has one; code that calls the "
-                    f"other {listed - named} keeps a CUDA-only path or is rewritten by hand."))
+                    f"{listed} names still in CUDA, and each name's row says whether HIP has it (some rows add a "
+                    f"HIP call the tables lack); a call with no HIP counterpart keeps a CUDA-only path or is "
+                    f"rewritten by hand."))
             row = rows.setdefault(header, {"cuda": header, "concept": default_concept, "kind": "header", "family": fam.family,
                                            "sides": {}, "concept_by_prefix": True})
             row["sides"].setdefault("hip", side)
