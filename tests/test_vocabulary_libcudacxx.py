@@ -121,7 +121,6 @@ def test_lookup_answers_libcudacxx_names_and_their_neighbours(name: str, card: s
     assert got and got[0].concept == card, got
 
 
-@pytest.mark.xfail(strict=True, reason="lookup takes no cuda:: namespace off a query yet (_CXX_NAMESPACES)")
 @pytest.mark.parametrize("name", ["cuda::annotated_ptr", "cuda::pipeline_producer_commit", "cuda::aligned_size_t"])
 def test_lookup_answers_a_listed_name_under_cuda(name: str) -> None:
     got = kb.search(kb.load_index(), name, limit=1)

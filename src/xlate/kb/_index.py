@@ -673,7 +673,7 @@ def symbol_variants(q: str) -> list[str]:
 
 # C++ namespaces whose members the glossary and its vocabularies spell bare (metal::exp, MSL 4's
 # mpp::tensor_ops::matmul2d), outermost last.
-_CXX_NAMESPACES = ("mpp::tensor_ops::", "mpp::", "metal::", "cuda::ptx::", "std::", "::")
+_CXX_NAMESPACES = ("mpp::tensor_ops::", "mpp::", "metal::", "cuda::ptx::", "cuda::device::", "cuda::", "std::", "::")
 
 
 def _without_namespace(name: str) -> list[str]:
