@@ -94,8 +94,14 @@ CK_WORDS = {
     "dlops",
 }
 # Names of two words that are general terms before they are CK's (row-major storage, an activation
-# function, an environment variable, a command-line parser): lookup answers the term, not the library.
+# function, an environment variable, a command-line parser, a math function, a tensor descriptor as TMA
+# uses the term): lookup answers the term, not the library.
 GENERAL_TERMS = {
+    "ASinH",
+    "ACosH",
+    "ATanH",
+    "TensorDescriptor",
+    "tensor_descriptor",
     "RowMajor",
     "ColumnMajor",
     "ArgParser",
