@@ -20,8 +20,10 @@ def index() -> kb.Index:
     ("rocwmma::synchronize_workgroup", "matrix-fragment-api", "rocwmma::*"),
     ("hipblaslt_ext::GemmInstance", "blas-lt", "hipblaslt_ext::*"),
     # CuTe is also named on Composable Kernel's CUDA side, as its counterpart: the card titled by it wins.
-    ("cute::TiledMMA", "cutlass", "cute::*"),
-    ("cutlass::epilogue::collective::CollectiveBuilder", "cutlass", "cutlass::*"),
+    ("cute::ceil_div", "cutlass", "cute::*"),
+    ("cutlass::gemm::RowMajor", "cutlass", "cutlass::*"),
+    # ck_tile is Composable Kernel's own symbol and a counterpart name on the CUTLASS card: the symbol wins.
+    ("ck_tile::FooTileShape", "composable-kernel", "ck_tile::*"),
     ("rsmi_dev_temp_metric_get", "management-library", "rsmi_*"),
     ("rocblas_gemm_ex3", "blas", "rocblas_*"),
     ("miopenFusionPlanGetWorkspaceSize", "dnn", "miopen*"),
@@ -48,3 +50,10 @@ def test_a_listed_or_spelled_name_is_answered_before_its_prefix(index: kb.Index)
     # rocwmma::mma_sync is a row: the row's card, not the namespace's guess.
     top = kb.search(index, "rocwmma::mma_sync", limit=1)
     assert top and top[0].kind != "prefix", top
+
+
+def test_a_member_a_name_list_holds_answers_its_list_card_whatever_the_namespace(index: kb.Index) -> None:
+    # TileGemmShape is listed on Composable Kernel's card; cute::TiledMMA on CUTLASS's.
+    for query, card in (("ck_tile::TileGemmShape", "composable-kernel"), ("cute::TiledMMA", "cutlass")):
+        top = kb.search(index, query, limit=1)
+        assert top and top[0].concept == card and top[0].kind == "package", (query, top)

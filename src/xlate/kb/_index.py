@@ -1972,13 +1972,24 @@ def library_prefix(index: Index, query: str, backend: str | None) -> list[Match]
     if not m:
         return []
     lead = m.group("ns") or m.group("c") or m.group("camel")
+    if m.group("ns"):
+        # A member a name list holds (ck_tile::TileGemmShape: TileGemmShape) is that name, whatever its
+        # namespace's card.
+        entry = vocabulary_entry(index, query.strip().rsplit("::", 1)[-1])
+        if entry is not None and entry[0]:
+            return [Match(entry[0], SCORE_LIBRARY + 0.5, entry[1], "package", backend)]
     # hipblaslt_ext:: is hipBLASLt's extension namespace: its underscore parts, longest first.
     parts = lead.split("_")
     for end in range(len(parts), 0, -1):
         found, _ = _exact(index, "_".join(parts[:end]), backend)
-        cards = {c for c, hit in found.items() if hit.kind in ("name", "alias", "id")}
+        named = {c: hit for c, hit in found.items() if hit.kind in ("name", "alias", "id", "symbol")}
+        cards = set(named)
         if cards:
             lead = "_".join(parts[:end]) if not m.group("ns") else lead
+            # ck_tile is Composable Kernel's own spelling (a symbol) and a counterpart name on the CUTLASS
+            # card: the best match decides.
+            top = max(hit.score for hit in named.values())
+            cards = {c for c, hit in named.items() if hit.score == top}
             break
     if len(cards) > 1:
         # CuTe is also named on Composable Kernel's CUDA side, as its counterpart: the card titled by it.
