@@ -1002,7 +1002,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
             spelled = identifier_words(leaf)
         if spelled != q:
             # Its words in one label, or else one card's vocabulary holding them (make_tma_descriptor).
-            for m in word_matches(index, spelled, backend) or phrase_cover(index, spelled, backend):
+            for m in word_matches(index, spelled, backend) or phrase_cover(index, spelled, backend, prose=False):
                 offer(Match(m.concept, round(m.score - 1.0, 1), q, "words", m.backend))
     q_loose = loose(q)
     # Equal scores: the concept whose own title holds the query wins ("metallib" is a name on the
@@ -2282,7 +2282,7 @@ def _text_stems(index: Index) -> frozenset[str]:
     return frozenset(out)
 
 
-def phrase_cover(index: Index, query: str, backend: str | None) -> list[Match]:
+def phrase_cover(index: Index, query: str, backend: str | None, prose: bool = True) -> list[Match]:
     """A phrase of three words or more in a page's own words, no label, whose words one card's
     vocabulary holds between its names ("stream-ordered pool": stream-ordered allocator, memory pool;
     "Metal frame debugger": GPU frame capture, Xcode Metal debugger profiler): every content word, or at
@@ -2302,7 +2302,7 @@ def phrase_cover(index: Index, query: str, backend: str | None) -> list[Match]:
     # A word that no card's text uses anywhere says the phrase may be about something else: then a card
     # must hold more than half of its words, not just half ("Do Not Sell or Share My Data" holds "share"
     # and "data" of Local Data Share, but nothing in the glossary sells).
-    stranger = bool(words - _text_stems(index))
+    stranger = prose and bool(words - _text_stems(index))  # an identifier's words abbreviate (addr, mem)
     ranked = []
     for cid, counts in per_concept.items():
         have = words & counts.keys()
