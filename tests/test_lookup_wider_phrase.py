@@ -22,3 +22,11 @@ def test_a_two_word_label_is_not_lifted() -> None:
     phrase = [kb.Match("a", 80.0, "bank conflicts", "words", None)]
     spans = [kb.Match("b", 84.0, "shared memory", "span", None)]
     assert _index._wider_phrase_first("shared memory bank conflicts", phrase, spans) == phrase + spans
+
+
+def test_a_phrase_with_a_word_the_glossary_never_uses_needs_more_than_half_its_words_on_one_card() -> None:
+    index = kb.load_index()
+    # "share" and "data" are two of Local Data Share's words, but nothing in the glossary sells.
+    assert kb.search(index, "Do Not Sell or Share My Data", limit=1) == []
+    # A hyphenated compound builds a new word from known ones: auto-tunable still reaches autotuning.
+    assert kb.search(index, "Auto-tunable kernel configurations", limit=1)[0].concept == "autotuning"

@@ -2302,7 +2302,10 @@ def phrase_cover(index: Index, query: str, backend: str | None, prose: bool = Tr
     # A word that no card's text uses anywhere says the phrase may be about something else: then a card
     # must hold more than half of its words, not just half ("Do Not Sell or Share My Data" holds "share"
     # and "data" of Local Data Share, but nothing in the glossary sells).
-    stranger = prose and bool(words - _text_stems(index))  # an identifier's words abbreviate (addr, mem)
+    # Not for an identifier's words, which abbreviate (addr, mem), nor a hyphenated compound's, which build
+    # new words from known ones (auto-tunable).
+    unhyphenated = set(_words(" ".join(t for t in query.split() if "-" not in t and "/" not in t)))
+    stranger = prose and bool((words & unhyphenated) - _text_stems(index))
     ranked = []
     for cid, counts in per_concept.items():
         have = words & counts.keys()
