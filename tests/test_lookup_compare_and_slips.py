@@ -35,3 +35,15 @@ def test_a_slip_between_rows_still_needs_one_spelling(index: kb.Index) -> None:
 def test_one_word_in_the_plural_is_asked_as_its_singular(index: kb.Index) -> None:
     for plural, singular in (("warps", "warp"), ("Heaps", "heap"), ("kernels", "kernel")):
         assert kb.search(index, plural, limit=1)[0].concept == kb.search(index, singular, limit=1)[0].concept, plural
+
+
+def test_mlx_cpp_names_are_read_as_their_python_spelling(index: kb.Index) -> None:
+    for query in ("mlx::core::fast::gated_delta_update", "mlx::core::linalg::inv"):
+        cpp = kb.search(index, query, limit=1)
+        py = kb.search(index, "mx." + query[len("mlx::core::"):].replace("::", "."), limit=1)
+        assert cpp and py and cpp[0].concept == py[0].concept, (query, cpp, py)
+
+
+def test_a_slip_in_a_long_namespace_spelling_is_read_on_its_short_form(index: kb.Index) -> None:
+    top = kb.search(index, "mlx.core.fast.layer_nrom", limit=1)
+    assert top and top[0].concept == "inference-kernels" and top[0].kind == "fuzzy", top

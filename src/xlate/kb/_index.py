@@ -650,6 +650,8 @@ def symbol_variants(q: str) -> list[str]:
     for long, short in _LONG_NAMESPACES:
         if bare.startswith(long):
             out.append(short + bare[len(long):])
+    if bare.startswith("mlx::core::"):  # MLX's C++ API: mlx::core::fast::rms_norm is mx.fast.rms_norm
+        out.append("mx." + bare[len("mlx::core::"):].replace("::", "."))
     if bare.startswith("cg::"):
         out.append("cooperative_groups::" + bare[4:])
     if bare.startswith("wmma::"):
@@ -1032,8 +1034,10 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     table = index.get("vocabulary") or {}
     bare = code_name(query)
     attribute = bare[2:-2].strip() if bare.startswith("[[") and bare.endswith("]]") else bare  # MSL's [[grid_origin]]
+    # MLX's C++ API spells mx.fast.rms_norm as mlx::core::fast::rms_norm.
+    cxx = "mx." + bare[len("mlx::core::"):].replace("::", ".") if bare.startswith("mlx::core::") else bare
     for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare),
-                                   attribute)):
+                                   attribute, cxx)):
         if spelling in table:
             return list(table[spelling])
     if _DOTTED.match(bare) and not bare.startswith(_PY_NAMESPACES):
@@ -1883,6 +1887,10 @@ def _slip_candidates(index: Index, query: str) -> list[str]:
         return []
     from rapidfuzz.distance import OSA
 
+    for long, short in _LONG_NAMESPACES:  # mlx.core.fast.layer_nrom is a slip of mx.fast.layer_norm
+        if token.startswith(long):
+            token = short + token[len(long):]
+            break
     return sorted(n for n in _spellings_by_head(index).get(token[:3], ()) if abs(len(n) - len(token)) <= 1
                   and OSA.distance(token, n, score_cutoff=1) == 1)
 
@@ -1893,7 +1901,8 @@ def _spellings_by_head(index: Index) -> dict[str, list[str]]:
     characters: what a slip is compared with, gathered once per index rather than per query."""
     out: dict[str, list[str]] = {}
     listed = [n for n, entry in (index.get("vocabulary") or {}).items() if entry[0] and " " not in n]
-    for n in dict.fromkeys([*names(index), *counterpart_spellings(index), *listed]):
+    symbols = [e[0] for e in index["labels"] if e[2] == "symbol" and " " not in e[0]]  # a card's own spellings
+    for n in dict.fromkeys([*names(index), *counterpart_spellings(index), *listed, *symbols]):
         out.setdefault(n[:3], []).append(n)
     return out
 
@@ -1914,8 +1923,8 @@ def row_slips(index: Index, query: str, backend: str | None) -> list[Match]:
             return []
         return [Match(found[0][0].concept, score, candidates[0], "fuzzy", found[0][0].backend)]
     rows = rows_for(index, near)
-    if not rows:  # a vocabulary's name (triton.heuristics, __builtin_amdgcn_s_setprio)
-        return [Match(m.concept, score, near, "fuzzy", m.backend) for m in package_matches(index, near, backend)]
+    if not rows:  # a card's symbol (MTLFunctionConstant) or a vocabulary's name (triton.heuristics)
+        return [Match(m.concept, score, near, "fuzzy", m.backend) for m in _named_exactly(index, near, backend)]
     if not rows[0][0].concept or (backend and backend != rows[0][1]):
         return []
     return [Match(rows[0][0].concept, score, near, "fuzzy", rows[0][1])]
