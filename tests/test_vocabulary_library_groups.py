@@ -43,8 +43,11 @@ JUDGED = {
         "String Registration": "profiling-markers",
     },
     "rocm": {
+        "Hardware Topology Functions": "topology-query",
         **dict.fromkeys(
             [
+                "Discovery Queries",
+                "Power Control",
                 "Initialization and Shutdown",
                 "Identifier Queries",
                 "PCIe Queries",
