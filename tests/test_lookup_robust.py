@@ -17,7 +17,7 @@ def index() -> kb.Index:
     return kb.load_index()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(min_size=1, max_size=40))
 def test_arbitrary_text_is_answered_or_not_without_failing(index: kb.Index, text: str) -> None:
     kb.search(index, text, limit=3)

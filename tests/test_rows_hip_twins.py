@@ -220,6 +220,7 @@ def _hipify_hip() -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 def test_blas_64_rows_follow_their_32_bit_sibling() -> None:
     """An added 64-bit cuBLAS side is the HIP spelling HIPIFY gives the 32-bit sibling, with _64: the
     plain or the _v2 form as HIPIFY chose it there (cublasCsymm -> hipblasCsymm_v2, so cublasCsymm_64 ->

@@ -273,6 +273,7 @@ def test_every_listed_heading_is_a_heading_of_the_documentation(names_of: str, f
     heading_lists.check_lookup_answers_one_heading_per_group(names_of)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("names_of", "file"),
     [(CK_HEADINGS_OF, "names-composable-kernel-doc-sections.yaml"), (PRIM_HEADINGS_OF, "names-rocprim-doc-sections.yaml")],

@@ -289,6 +289,7 @@ def _check_header_list(names_of: str, declared: set[str]) -> None:
         assert all(r["cuda"] == name for r in payload["rows"]), payload["rows"]
 
 
+@pytest.mark.slow
 def test_the_nccl_header_list_is_every_declared_name_lookup_missed() -> None:
     _check_header_list(NCCL_API, set(_header("nccl_header_names.txt")))
 

@@ -406,6 +406,7 @@ def test_the_names_left_out_as_answered_are_answered_with_their_card() -> None:
     assert not wrong, wrong
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("names_of", [ROCPROF, NCU])
 def test_each_listed_name_needs_the_list(names_of: str, tmp_path: Path) -> None:
     root = tmp_path / "glossary"

@@ -68,6 +68,7 @@ def test_every_listed_name_is_in_the_extract() -> None:
     assert sorted(set(_listed()) - extracted) == []
 
 
+@pytest.mark.slow
 def test_every_extracted_name_is_listed_answered_or_left_out() -> None:
     listed = _listed()
     index = kb.load_index()
