@@ -49,31 +49,13 @@ def _reader():
     return module
 
 
-def declarations(source: str) -> list[tuple[str, str]]:
-    """The (kind, name) of each class, alias template and function template declared at namespace scope
-    in one header, public namespaces only, in order."""
-    return _reader().declarations(source, functions=True)
+def names(gitdir: str, commit: str) -> list[str]:
+    """The CUTLASS reader's lines over Composable Kernel's headers, function templates read everywhere."""
+    return _reader().names(gitdir, commit, ROOTS, HEADER_SUFFIXES, functions_under=ROOTS)
 
 
 def _git(gitdir: str, *args: str) -> bytes:
     return subprocess.run(["git", "--git-dir", gitdir, *args], check=True, capture_output=True).stdout
-
-
-def names(gitdir: str, commit: str) -> list[str]:
-    listing = _git(gitdir, "ls-tree", "-r", "-z", commit, "--", *ROOTS).decode()
-    rows: list[str] = []
-    seen: set[tuple[str, str]] = set()
-    for entry in sorted(filter(None, listing.split("\0")), key=lambda e: e.split("\t", 1)[1]):
-        meta, path = entry.split("\t", 1)
-        if not path.endswith(HEADER_SUFFIXES):
-            continue
-        folder, header = path.rsplit("/", 1)
-        text = _git(gitdir, "cat-file", "blob", meta.split()[2]).decode("utf-8", errors="replace")
-        for kind, name in declarations(text):
-            if (folder, name) not in seen:
-                seen.add((folder, name))
-                rows.append(f"{folder}\t{header}\t{kind}\t{name}")
-    return rows
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -207,17 +207,27 @@ def declarations(source: str, functions: bool = False) -> list[tuple[str, str]]:
     return found
 
 
-def names(gitdir: str, commit: str) -> list[str]:
-    listing = _git(gitdir, "ls-tree", "-r", "-z", commit, "--", *ROOTS).decode()
+def names(
+    gitdir: str,
+    commit: str,
+    roots: tuple[str, ...] = ROOTS,
+    suffixes: tuple[str, ...] = HEADER_SUFFIXES,
+    functions_under: tuple[str, ...] = (FUNCTIONS_UNDER,),
+) -> list[str]:
+    """One `FOLDER\tHEADER\tKIND\tNAME` line per name the headers under `roots` declare, the first
+    header of each folder that declares a name keeping it; function templates are read only under
+    `functions_under`."""
+    listing = _git(gitdir, "ls-tree", "-r", "-z", commit, "--", *roots).decode()
     rows: list[str] = []
     seen: set[tuple[str, str]] = set()
     for entry in sorted(filter(None, listing.split("\0")), key=lambda e: e.split("\t", 1)[1]):
         meta, path = entry.split("\t", 1)
-        if not path.endswith(HEADER_SUFFIXES):
+        if not path.endswith(suffixes):
             continue
         folder, header = path.rsplit("/", 1)
         text = _git(gitdir, "cat-file", "blob", meta.split()[2]).decode("utf-8", errors="replace")
-        for kind, name in declarations(text, functions=path.startswith(FUNCTIONS_UNDER + "/")):
+        functions = any(path.startswith(root + "/") for root in functions_under)
+        for kind, name in declarations(text, functions=functions):
             if (folder, name) not in seen:
                 seen.add((folder, name))
                 rows.append(f"{folder}\t{header}\t{kind}\t{name}")

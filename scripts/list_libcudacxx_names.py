@@ -40,10 +40,12 @@ sorted by public header and then by name. Only the standard library is used:
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the version reader beside this script
+from list_ptx_names import versions  # noqa: E402
 
 FOLDER = "include/cccl/cuda"
 NAMESPACES = {
@@ -184,26 +186,6 @@ def public_header_of(root: Path) -> dict[str, str]:
                 out.setdefault(include, shown)
                 todo.append(base / include)
     return out
-
-
-def versions(cuda: Path) -> str:
-    """`CUDA 13.0.88, CCCL 3.0.1` from the toolkit's version.json, or nvcc's dist-info, and CCCL's header."""
-    cuda_version = "unknown"
-    version_json = cuda / "version.json"
-    if version_json.is_file():
-        cuda_version = json.loads(version_json.read_text())["cuda"]["version"]
-    else:
-        infos = sorted((cuda / "dist-info").glob("nvidia_cuda_nvcc-*.dist-info"))
-        if infos:
-            cuda_version = infos[-1].name.removeprefix("nvidia_cuda_nvcc-").removesuffix(".dist-info")
-    cccl = "unknown"
-    header = cuda / FOLDER / "std/__cccl/version.h"
-    if header.is_file():
-        found = re.search(r"#define CCCL_VERSION (\d+)", header.read_text())
-        if found:
-            n = int(found.group(1))
-            cccl = f"{n // 1000000}.{n // 1000 % 1000}.{n % 1000}"
-    return f"CUDA {cuda_version}, CCCL {cccl}"
 
 
 def extract(cuda: Path) -> list[tuple[str, str, str]]:

@@ -67,6 +67,17 @@ relations:
 }
 
 
+def cuda_toolkit_root() -> Path:
+    """The folder of the CUDA toolkit nvcc uses (nvcc on PATH may be a wrapper script elsewhere); skips the
+    calling test when there is none."""
+    from xlate import cuda_headers
+
+    found = cuda_headers.find_cuda_headers()
+    if found is None:
+        pytest.skip(cuda_headers.absent_reason() + ": checked against the stored extract only")
+    return found.include.parent
+
+
 def write_glossary(root: Path, files: dict[str, str] | None = None) -> Path:
     """Write a small valid glossary (plus overrides) under root/glossary and return that folder."""
     g = root / "glossary"

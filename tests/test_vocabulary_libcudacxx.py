@@ -5,14 +5,12 @@ is listed, already answered by lookup, or left out for a reason stated here."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from conftest import glossary_without_rows
+from conftest import cuda_toolkit_root, glossary_without_rows
+from scripts_loader import load_script
 from xlate import kb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,14 +59,10 @@ def test_the_extract_names_its_toolkit_and_folder() -> None:
 
 
 def test_the_extract_is_what_the_installed_headers_give() -> None:
-    nvcc = shutil.which("nvcc")
-    cuda = Path(os.environ.get("CUDA_HOME") or (Path(nvcc).resolve().parents[1] if nvcc else ROOT / "no-cuda"))
-    spec = importlib.util.spec_from_file_location("list_libcudacxx_names", ROOT / "scripts" / "list_libcudacxx_names.py")
-    assert spec and spec.loader
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    cuda = cuda_toolkit_root()
+    script = load_script("list_libcudacxx_names")
     if not (cuda / script.FOLDER).is_dir():
-        pytest.skip("no CUDA toolkit with CCCL headers installed: checked against the stored extract only")
+        pytest.skip(f"no CCCL headers under {cuda}: checked against the stored extract only")
     if not script.versions(cuda).startswith("CUDA 13.0"):
         pytest.skip(f"the installed toolkit is {script.versions(cuda)}, the extract is of CUDA 13.0")
     assert [list(r) for r in script.extract(cuda)] == _rows()
