@@ -22,8 +22,9 @@ import pytest
 
 import heading_lists
 from conftest import glossary_without_rows
+from header_name_lists import HeaderNameList
 from scripts_loader import load_script
-from xlate import kb, lookup
+from xlate import lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -148,12 +149,6 @@ def left_out(folder: str, header: str, name: str) -> str | None:
 
 
 @cache
-def _rows() -> list[tuple[str, str, str, str]]:
-    lines = NAMES_RAW.read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split("\t")) for line in lines if not line.startswith("#")]  # type: ignore[misc]
-
-
-@cache
 def _headings(*files: str) -> frozenset[str]:
     out: set[str] = set()
     for file in files:
@@ -162,34 +157,7 @@ def _headings(*files: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _listed() -> dict[str, tuple[str, str | None]]:
-    """Each listed name -> (its group's folder, its card)."""
-    return {n: (g.section.split(":", 1)[0], g.card) for g in LISTS[NAMES_OF].groups for n in g.names}
-
-
-@cache
-def _index() -> kb.Index:
-    return kb.load_index()
-
-
-def _loose(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.rsplit(".", 1)[-1].casefold())
-
-
-@cache
-def _other_lists() -> frozenset[str]:
-    return frozenset(_loose(n) for names in LISTS.values() if names.names_of != NAMES_OF for g in names.groups for n in g.names)
-
-
-@cache
-def _labels() -> frozenset[str]:
-    return frozenset(label.casefold() for label, _, _, _ in _index()["labels"])
-
-
-def _spelled_elsewhere(name: str) -> bool:
-    """A card or row spells the name, or another name list holds it (case and separators aside): lookup
-    answers it from there."""
-    return name.casefold() in _labels() or _loose(name) in _other_lists() or bool(kb.find_rows(_index(), name, None))
+EXTRACT = HeaderNameList(NAMES_OF, NAMES_RAW, card_of, left_out)
 
 
 def test_the_stored_lists_name_their_source() -> None:
@@ -198,12 +166,12 @@ def test_the_stored_lists_name_their_source() -> None:
     for file, (repo, commit) in HEADING_FILES.items():
         head = (DATA / file).read_text(encoding="utf-8").splitlines()[0]
         assert head == f"# {repo} {commit} docs", head
-    assert len(_rows()) == len(set((f, n) for f, _, _, n in _rows()))
+    assert len(EXTRACT.rows()) == len(set((f, n) for f, _, _, n in EXTRACT.rows()))
     assert {
         ("include/ck_tile/ops/gemm/pipeline", "tile_gemm_shape.hpp", "class", "TileGemmShape"),
         ("include/ck/tensor_operation/gpu/device/impl", "device_gemm_xdl_cshuffle.hpp", "class", "DeviceGemm_Xdl_CShuffle"),
         ("include/ck/tensor_operation/gpu/warp", "xdlops_gemm.hpp", "class", "XdlopsGemm"),
-    } <= set(_rows())
+    } <= set(EXTRACT.rows())
     assert {"CK Datatypes", "Radix Key Encoder/Decoder", "Partial Sort", "Fancy Iterators"} <= _headings(*HEADING_FILES)
 
 
@@ -229,35 +197,17 @@ def test_the_lists_load_without_problems() -> None:
 
 
 def test_every_listed_name_is_extracted_in_its_group_s_folder_on_the_card_its_topic_gives() -> None:
-    where = {(f, n): h for f, h, _, n in _rows()}
-    wrong = {}
-    for name, (folder, card) in _listed().items():
-        if (folder, name) not in where:
-            wrong[name] = (folder, "not extracted there")
-        elif card != card_of(folder, where[folder, name], name):
-            wrong[name] = (card, card_of(folder, where[folder, name], name))
-        elif left_out(folder, where[folder, name], name):
-            wrong[name] = left_out(folder, where[folder, name], name)
+    wrong = EXTRACT.misplaced()
     assert not wrong, wrong
 
 
 def test_no_listed_name_is_spelled_by_a_card_a_row_or_another_list() -> None:
-    twice = [name for name in _listed() if _spelled_elsewhere(name)]
+    twice = EXTRACT.spelled_twice()
     assert not twice, twice
 
 
 def test_every_extracted_name_is_listed_answered_or_left_out_for_a_reason() -> None:
-    listed = _listed()
-    first: dict[str, tuple[str, str]] = {}
-    for folder, header, _, name in _rows():
-        first.setdefault(name, (folder, header))
-    unanswered = {}
-    for name, (folder, header) in first.items():
-        if name in listed or left_out(folder, header, name) or _spelled_elsewhere(name):
-            continue
-        top = kb.search(_index(), name, limit=1)
-        if not top or top[0].concept != card_of(folder, header, name):
-            unanswered[name] = (card_of(folder, header, name), top[0].concept if top else None)
+    unanswered = EXTRACT.unanswered()
     assert not unanswered, unanswered
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from conftest import glossary_without_rows
-from xlate import kb, lookup
+from header_name_lists import HeaderNameList
+from xlate import lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES_RAW = ROOT / "tests" / "data" / "cutlass_names.txt"
@@ -169,57 +170,26 @@ def left_out(folder: str, header: str, name: str) -> str | None:
 
 
 @cache
-def _rows() -> list[tuple[str, str, str, str]]:
-    lines = NAMES_RAW.read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split("\t")) for line in lines if not line.startswith("#")]  # type: ignore[misc]
-
-
-@cache
 def _headings() -> frozenset[str]:
     lines = HEADINGS_RAW.read_text(encoding="utf-8").splitlines()
     return frozenset(line.split("\t", 1)[1] for line in lines if not line.startswith("#"))
 
 
-def _listed() -> dict[str, tuple[str, str | None]]:
-    """Each listed name -> (its group's folder, its card)."""
-    return {n: (g.section.split(":", 1)[0], g.card) for g in LISTS[NAMES_OF].groups for n in g.names}
-
-
-@cache
-def _index() -> kb.Index:
-    return kb.load_index()
-
-
-def _loose(name: str) -> str:
-    """A name as lookup compares spellings: its last dotted part, case and separators aside
-    (ttng.cluster_barrier and ClusterBarrier alike)."""
-    return re.sub(r"[^a-z0-9]", "", name.rsplit(".", 1)[-1].casefold())
-
-
-@cache
-def _other_lists() -> frozenset[str]:
-    return frozenset(_loose(n) for names in LISTS.values() if names.names_of != NAMES_OF for g in names.groups for n in g.names)
-
-
-def _spelled_elsewhere(name: str) -> bool:
-    """A card or row spells the name, or another name list holds it (case and separators aside): lookup
-    answers it from there."""
-    labels = {label.casefold() for label, _, _, _ in _index()["labels"]}
-    return name.casefold() in labels or _loose(name) in _other_lists() or bool(kb.find_rows(_index(), name, None))
+EXTRACT = HeaderNameList(NAMES_OF, NAMES_RAW, card_of, left_out)
 
 
 def test_the_stored_lists_name_their_source() -> None:
     for raw, what in ((NAMES_RAW, "include/cute include/cutlass"), (HEADINGS_RAW, "media/docs")):
         head = raw.read_text(encoding="utf-8").splitlines()[0]
         assert head.startswith(f"# NVIDIA/cutlass {COMMIT} {what}: "), head
-    assert len(_rows()) == len(set((f, n) for f, _, _, n in _rows()))
+    assert len(EXTRACT.rows()) == len(set((f, n) for f, _, _, n in EXTRACT.rows()))
     assert {
         ("include/cute/atom", "mma_atom.hpp", "class", "TiledMMA"),
         ("include/cute/atom", "copy_atom.hpp", "function", "make_tiled_copy"),
         ("include/cutlass/gemm/device", "gemm_universal_adapter.h", "class", "GemmUniversalAdapter"),
         ("include/cutlass/gemm", "dispatch_policy.hpp", "class", "KernelTmaWarpSpecializedCooperative"),
         ("include/cute/arch", "copy_sm90_tma.hpp", "class", "SM90_TMA_LOAD"),
-    } <= set(_rows())
+    } <= set(EXTRACT.rows())
     assert {"CuTe Layout Algebra", "Efficient GEMM in CUDA", "CUTLASS 3.0 GEMM API"} <= _headings()
 
 
@@ -263,35 +233,17 @@ def test_the_lists_load_without_problems() -> None:
 
 
 def test_every_listed_name_is_extracted_in_its_group_s_folder_on_the_card_its_topic_gives() -> None:
-    where = {(f, n): (h, k) for f, h, k, n in _rows()}
-    wrong = {}
-    for name, (folder, card) in _listed().items():
-        if (folder, name) not in where:
-            wrong[name] = (folder, "not extracted there")
-        elif card != card_of(folder, where[folder, name][0], name):
-            wrong[name] = (card, card_of(folder, where[folder, name][0], name))
-        elif left_out(folder, where[folder, name][0], name):
-            wrong[name] = left_out(folder, where[folder, name][0], name)
+    wrong = EXTRACT.misplaced()
     assert not wrong, wrong
 
 
 def test_no_listed_name_is_spelled_by_a_card_a_row_or_another_list() -> None:
-    twice = [name for name in _listed() if _spelled_elsewhere(name)]
+    twice = EXTRACT.spelled_twice()
     assert not twice, twice
 
 
 def test_every_extracted_name_is_listed_answered_or_left_out_for_a_reason() -> None:
-    listed = _listed()
-    first: dict[str, tuple[str, str]] = {}
-    for folder, header, _, name in _rows():
-        first.setdefault(name, (folder, header))
-    unanswered = {}
-    for name, (folder, header) in first.items():
-        if name in listed or left_out(folder, header, name) or _spelled_elsewhere(name):
-            continue
-        top = kb.search(_index(), name, limit=1)
-        if not top or top[0].concept != card_of(folder, header, name):
-            unanswered[name] = (card_of(folder, header, name), top[0].concept if top else None)
+    unanswered = EXTRACT.unanswered()
     assert not unanswered, unanswered
 
 

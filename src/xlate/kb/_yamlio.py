@@ -115,15 +115,18 @@ def load_yaml(path: Path, display: str | None = None) -> LoadedYaml:
         raise YamlError(Problem(shown, 1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")) from None
     except OSError as exc:
         raise YamlError(Problem(shown, 1, f"cannot read: {exc.strerror or exc}")) from None
-    try:
-        node = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)
+    loader = _Loader(text)
+    try:  # one parse: the node tree gives the lines and duplicate keys, and the data is built from it
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         raise YamlError(Problem(shown, line, f"malformed YAML: {exc.problem or exc.context}")) from None
     except yaml.YAMLError as exc:
         raise YamlError(Problem(shown, 1, f"malformed YAML: {exc}")) from None
+    finally:
+        loader.dispose()
     if node is None:
         raise YamlError(Problem(shown, 1, "empty file"))
     _duplicate_keys(node, shown)
