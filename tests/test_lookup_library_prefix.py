@@ -57,3 +57,19 @@ def test_a_member_a_name_list_holds_answers_its_list_card_whatever_the_namespace
     for query, card in (("ck_tile::TileGemmShape", "composable-kernel"), ("cute::TiledMMA", "cutlass")):
         top = kb.search(index, query, limit=1)
         assert top and top[0].concept == card and top[0].kind == "package", (query, top)
+
+
+@pytest.mark.parametrize(("query", "topic", "library"), [
+    ("rocprim::device_warp_size", "warp-size", "parallel-primitives"),
+    ("rocprim::deviceWarpSize", "warp-size", "parallel-primitives"),
+])
+def test_a_member_whose_words_name_a_card_answers_that_card_before_its_library(
+        index: kb.Index, query: str, topic: str, library: str) -> None:
+    found = _index.library_prefix(index, query, None)
+    assert [m.concept for m in found] == [topic, library], found
+    assert found[0].matched == "warp size"
+
+
+def test_a_member_whose_words_name_no_card_or_two_answers_the_library_alone(index: kb.Index) -> None:
+    # "gemm ex" names no card; one word ("gemm") is never read as a topic.
+    assert [m.concept for m in _index.library_prefix(index, "rocblas_gemm_ex3", None)] == ["blas"]

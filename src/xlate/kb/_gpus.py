@@ -9,6 +9,7 @@ Standard library only at import: the runner and a cold explain import this modul
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -106,11 +107,12 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, 
     if gid is None and within:
         import re
 
-        words = [w for w in re.split(r"[\s,;/()]+", name) if w]
+        # A count glued to the name ("8xH100", "H100*2", "H100x8") is how many, not part of the name.
+        words = [_uncounted(w) for w in re.split(r"[\s,;/()]+", name) if w]
         # A plural names the same GPU ("4 M3 Ultras", "eight H100s"): tried after the words as written.
         singular = [w[:-1] if len(w) > 2 and w.endswith("s") and not w.endswith("ss") else w for w in words]
         for candidate in (words, singular) if singular != words else (words,):
-            for n in range(len(candidate) - 1, 0, -1):
+            for n in range(len(candidate), 0, -1):
                 runs = (get(gpu_key(" ".join(candidate[i:i + n]))) for i in range(len(candidate) - n + 1))
                 gid = next((g for g in runs if g), None)
                 if gid:
@@ -118,6 +120,17 @@ def resolve_gpu(name: str, root: Path | None = None, *, reported: bool = False, 
             if gid:
                 break
     return sheets.get(gid) if gid else None
+
+
+# "8xH100", "2*MI300X", "H100*2", "H100x8": a count before the name, or after a name that ends in a
+# digit (so the suffix letter of "MI300X" is never read as "times").
+_COUNTED = re.compile(r"^(?:\d+[x×*](?P<after>[A-Za-z].*)|(?P<before>.*\d)[x×*]\d+)$", re.I)
+
+
+def _uncounted(word: str) -> str:
+    """A word without a count glued to it."""
+    found = _COUNTED.match(word)
+    return (found.group("after") or found.group("before")) if found else word
 
 
 def gpu_suggestions(name: str, root: Path | None = None, limit: int = 4) -> list[str]:

@@ -1601,9 +1601,13 @@ def product_matches(index: Index, query: str) -> list[Match]:
     tokens = [t for t in re.split(r"[\s(),]+", query.casefold()) if t and t not in PRODUCT_WORDS]
     products = _products(index)
     # "RTX 5090", "RX 9060": the series word and the number are one model name.
+    # "5090 RTX": the same two words in the other order.
     for i in range(len(tokens) - 1):
         if tokens[i] in _SERIES_WORDS and tokens[i + 1].isdigit():
             tokens[i:i + 2] = [tokens[i] + tokens[i + 1]]
+            break
+        if tokens[i].isdigit() and tokens[i + 1] in _SERIES_WORDS:
+            tokens[i:i + 2] = [tokens[i + 1] + tokens[i]]
             break
     arch = None
     if len(tokens) == 2:
@@ -2009,7 +2013,38 @@ def library_prefix(index: Index, query: str, backend: str | None) -> list[Match]
     if index["concepts"][card].get("category") not in _LIBRARY_CATEGORIES:
         return []
     sep = "::" if m.group("ns") else ("_" if m.group("c") else "")
-    return [Match(card, SCORE_LIBRARY, f"{lead}{sep}*", "prefix", found[card].backend)]
+    library = Match(card, SCORE_LIBRARY, f"{lead}{sep}*", "prefix", found[card].backend)
+    topic = _member_topic(index, query.strip()[len(lead) + len(sep):] if not m.group("ns") else query.strip().rsplit("::", 1)[-1])
+    if topic is not None and topic[0] != card:
+        # rocprim::device_warp_size is about the warp size first, rocPRIM second.
+        return [Match(topic[0], SCORE_LIBRARY + 0.25, topic[1], "prefix", None), library]
+    return [library]
+
+
+def _member_topic(index: Index, member: str) -> tuple[str, str] | None:
+    """The card whose name or alias of two or more words a member's own words spell in order
+    (device_warp_size, deviceWarpSize: "warp size"), with that name; None where none does or two do."""
+    words = [w.casefold() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", member)]
+    phrases = _multiword_names(index)
+    for n in range(len(words), 1, -1):
+        found = {phrases[p]: p for i in range(len(words) - n + 1) if (p := " ".join(words[i:i + n])) in phrases}
+        if len(found) == 1:
+            return next(iter(found.items()))
+        if found:
+            return None
+    return None
+
+
+@_once_per_index
+def _multiword_names(index: Index) -> dict[str, str]:
+    """Names and aliases of two or more plain words -> their one card (a phrase two cards carry is left
+    out); computed once per index."""
+    owners: dict[str, set[str]] = {}
+    for label, cid, kind, _ in index["labels"]:
+        key = label.casefold()
+        if kind in ("name", "alias") and re.fullmatch(r"[a-z]+(?: [a-z]+)+", key):
+            owners.setdefault(key, set()).add(cid)
+    return {k: next(iter(v)) for k, v in owners.items() if len(v) == 1}
 
 
 @_once_per_index
