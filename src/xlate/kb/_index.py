@@ -647,6 +647,13 @@ def symbol_variants(q: str) -> list[str]:
         out.append(air.group(1))
         return list(dict.fromkeys(out))
     out += _without_namespace(bare)
+    member = _METAL_MEMBER.match(bare)
+    if member and any(c.isupper() for c in member.group(3)):
+        # MTLDevice.maxThreadgroupMemoryLength, and .NET's IMTLDevice.MaxThreadgroupMemoryLength: the
+        # property or method of a Metal class, by its own name (a Swift enum case such as
+        # MTLStorageMode.shared is one lower-case word, read by query_variants).
+        name = member.group(2) + member.group(3)
+        out.append(name[0].lower() + name[1:] if member.group(1) else name)
     for long, short in _LONG_NAMESPACES:
         if bare.startswith(long):
             out.append(short + bare[len(long):])
@@ -698,6 +705,7 @@ _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 _SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
 _WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)With[A-Z][A-Za-z0-9]*$")
+_METAL_MEMBER = re.compile(r"^(I)?MTL4?[A-Z][A-Za-z]+\.([A-Za-z])([a-z]+[A-Z][A-Za-z0-9]*)$")
 _SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
 

@@ -1,0 +1,41 @@
+"""A Metal class's property or method written with its class (MTLDevice.maxThreadgroupMemoryLength, and
+.NET's binding IMTLDevice.MaxThreadgroupMemoryLength) is the member, answered as the member alone is; a
+Swift enum case written with its type (MTLStorageMode.shared, one lower-case word) stays the constant it
+names."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from xlate import lookup
+from xlate.kb import _index
+
+
+def _payload(query: str) -> tuple[int, dict]:
+    out = io.StringIO()
+    code = lookup.run(query, None, "json", 3, out=out)
+    return code, json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize(("query", "member"), [
+    ("MTLDevice.maxThreadgroupMemoryLength", "maxThreadgroupMemoryLength"),
+    ("IMTLDevice.MaxThreadgroupMemoryLength", "maxThreadgroupMemoryLength"),
+    ("IMTL4RenderCommandEncoder.SetThreadgroupMemoryLength", "setThreadgroupMemoryLength"),
+])
+def test_a_member_with_its_class_is_read_as_the_member(query: str, member: str) -> None:
+    assert member in _index.symbol_variants(query)
+
+
+@pytest.mark.parametrize("query", ["MTLDevice.maxThreadgroupMemoryLength", "IMTLDevice.MaxThreadgroupMemoryLength"])
+def test_the_member_s_row_answers(query: str) -> None:
+    code, payload = _payload(query)
+    assert code == 0 and payload["lead"] == "row" and payload["rows"][0]["cuda"] == "cudaDevAttrMaxSharedMemoryPerBlock", payload
+
+
+def test_a_swift_enum_case_stays_its_constant() -> None:
+    assert "shared" not in _index.symbol_variants("MTLStorageMode.shared")
+    code, payload = _payload("MTLStorageMode.shared")
+    assert code == 0 and payload["matches"][0]["concept"] == "unified-memory", payload
