@@ -124,7 +124,7 @@ def _rocm_hip() -> Path:
 
 @pytest.mark.slow
 def test_every_hip_macro_is_predefined_by_clang_or_tested_by_the_rocm_headers(tmp_path: Path) -> None:
-    listed = _names(HIP, lambda s: not s.startswith("removed") and "HIP 7.1" not in s)
+    listed = _names(HIP, lambda s: not s.startswith(("removed", "feature macros")) and "HIP 7.1" not in s)
     clang = shutil.which("clang-19")
     if clang is None:
         pytest.skip("clang-19 is not installed")
@@ -140,6 +140,26 @@ def test_every_hip_macro_is_predefined_by_clang_or_tested_by_the_rocm_headers(tm
     assert {"__HIP__", "__HIP_DEVICE_COMPILE__", "__gfx942__"} <= predefined, "clang-19 printed no HIP defines"
     unproven = sorted(listed - predefined - tested)
     assert not unproven, unproven
+
+
+@pytest.mark.slow
+def test_hip_feature_macros_have_the_values_their_group_states(tmp_path: Path) -> None:
+    present = _names(HIP, lambda s: s.startswith("feature macros") and "0 in both passes" not in s)
+    absent = _names(HIP, lambda s: s.startswith("feature macros") and "0 in both passes" in s)
+    assert present and absent, "no feature-macro groups"
+    clang = shutil.which("clang-19")
+    if clang is None:
+        pytest.skip("clang-19 is not installed")
+    source = tmp_path / "features.hip"
+    source.write_text("#include <hip/hip_runtime.h>\n")
+    include = str(_rocm_hip().parent)
+    values = {}
+    for side in ("--cuda-device-only", "--cuda-host-only"):
+        out = _run([clang, "-x", "hip", "--offload-arch=gfx942", "-nogpulib", "-I", include, side, "-E", "-dM", str(source)])
+        values[side] = dict(re.findall(r"^#define (__HIP_ARCH_HAS_\w+__) \((\d)\)$", out, re.M))
+    found = {m: (values["--cuda-device-only"].get(m), values["--cuda-host-only"].get(m)) for m in present | absent}
+    wrong = {m: v for m, v in found.items() if v != (("1", "0") if m in present else ("0", "0"))}
+    assert not wrong, wrong
 
 
 def test_hip_macros_of_newer_headers_are_tested_there_and_removed_ones_are_gone() -> None:
