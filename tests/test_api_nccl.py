@@ -146,3 +146,13 @@ def test_a_differently_cased_rccl_name_answers_with_rccl_s_spelling() -> None:
 def test_a_name_left_to_the_rule_still_says_derived() -> None:
     hip = _lead_row("ncclCommSplit")["sides"]["hip"]
     assert hip["derived"] and hip["symbol"] == "ncclCommSplit", hip
+
+
+def test_a_name_rccl_spells_otherwise_is_renamed_not_same() -> None:
+    """The family's relation is `same`; a mapped name with another spelling is a rename."""
+    from xlate import kb
+
+    entry = kb.load_symbols().get("ncclAlltoAll")
+    assert entry is not None and entry.row is not None
+    side = entry.row.sides["hip"]
+    assert (side.symbol, side.relation) == ("ncclAllToAll", "renamed"), side

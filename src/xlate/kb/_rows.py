@@ -263,6 +263,16 @@ def _concept_for(name: str, prefixes: dict[str, str | None], default: str | None
     return best[1] if best else default
 
 
+def _family_relation(relation: str, cuda: str, hip: str) -> str:
+    """A family's relation for one listed name: a `renamed` family's name that HIP spells alike is `same`,
+    and a `same` family's name HIP spells otherwise (RCCL's ncclAllToAll for ncclAlltoAll) is `renamed`."""
+    if relation == "renamed" and hip == cuda:
+        return "same"
+    if relation == "same" and hip != cuda:
+        return "renamed"
+    return relation
+
+
 def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRows:
     """Every row of the glossary, merged per CUDA spelling; defects are reported, never raised."""
     from xlate.kb import _api as api
@@ -324,7 +334,7 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                                             f"{name!r} is in HIPIFY's tables: remove it here (newer facts go in symbols/{OVERRIDES})"))
                 continue
             side = ({"symbol": None, "relation": "none", "caveat": fam.notes.get(name) or f"no HIP equivalent ({fam.title})"}
-                    if hip is None else {"symbol": hip, "relation": fam.relation.value if hip != name or fam.relation.value != "renamed" else "same"})
+                    if hip is None else {"symbol": hip, "relation": _family_relation(fam.relation.value, name, hip)})
             side.update(origin="family", source=fam.source)
             rows.setdefault(name, {"cuda": name, "concept": _concept_for(name, fam.concepts, default_concept),
                                    "kind": None, "family": fam.family, "sides": {},
