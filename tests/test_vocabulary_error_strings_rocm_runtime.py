@@ -184,7 +184,7 @@ def test_a_logged_line_quoting_the_message_answers_its_card(name: str, card: str
     ("Queue at 0x7f0000000000 inactivated due to async error:", "error-handling", "DefaultErrorHandler"),
     ("HSA_STATUS_ERROR_OUT_OF_REGISTERS: Kernel has requested more VGPRs than are available on this agent",
      "register-pressure", "HSA_STATUS_ERROR_OUT_OF_REGISTERS"),
-    ("HSA Error:  Incompatible kernel and userspace, AMD Instinct MI300X disabled. Upgrade amdgpu.",
+    ("HSA Error:  Incompatible kernel and userspace, AMD Radeon VII disabled. Upgrade amdgpu.",
      "kernel-driver", "DiscoverGpu"),
     # The HIP runtime's own log lines (AMD_LOG_LEVEL 1 or more, except the internal error)
     (":1:hip_code_object.cpp      :570 : 0548417498 us:  hipErrorNoBinaryForGpu: Unable to find code object for "
