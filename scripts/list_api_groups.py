@@ -238,11 +238,12 @@ def rocm_include() -> Path | None:
 def card_of(index: Any, function: str) -> str | None:
     """The card lookup answers first for a function's name, or None. An answer for a near spelling that
     lookup corrected the name to (cudaGLGetDevices read as cudaGetDevice) does not count; a symbol's
-    answer does (hipEventRecordWithFlags, a spelling of the hipEventRecord row)."""
+    answer does (hipEventRecordWithFlags, a spelling of the hipEventRecord row), and so does a prefix's
+    (amdsmi_get_gpu_activity, a member of the library `amdsmi_*` names)."""
     from xlate import kb
 
     found = kb.search(index, function)
-    return found[0].concept if found and (found[0].kind == "symbol" or found[0].matched == function) else None
+    return found[0].concept if found and (found[0].kind in ("symbol", "prefix") or found[0].matched == function) else None
 
 
 def votes(index: Any, group: Group) -> Counter[str]:
