@@ -117,6 +117,11 @@ def row_card(row: kb.Row, matched_side: str, query: str, width: int = 100) -> st
             lines.append(_wrap(side.caveat, width, " " * 24))
         if side.source:
             lines.append(" " * 24 + "source: " + side.source)
+        for fact in side.rocm:
+            # What one ROCm release's headers declare, where it differs from the spelling above.
+            said = fact.symbol if fact.symbol and fact.symbol != side.symbol else None
+            if said or fact.note:
+                lines.append(_wrap(f"ROCm {fact.version}: " + "; ".join(x for x in (said, fact.note) if x), width, " " * 24))
     return "\n".join(lines)
 
 

@@ -40,6 +40,38 @@ class SideDefault(BaseModel):
     caveat: str | None = None
 
 
+class VersionSpelling(BaseModel):
+    """How one ROCm release's headers spell the family's HIP names where they differ from the spelling
+    the rows give: the part `pattern` matches is replaced by `replace` (hipBLAS 3.0 dropped the _v2 of
+    hipblasZsymm_v2 and hipblasZsymm_v2_64). A row's own fact for that release wins."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+$")] = Field(description="ROCm major.minor")
+    pattern: str = Field(min_length=1, description="regex over the HIP spelling")
+    replace: str = ""
+    source: str = Field(description="where that release's spelling is stated")
+
+    @field_validator("pattern")
+    @classmethod
+    def _regex(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a valid regular expression: {exc}") from None
+        return value
+
+    @field_validator("source")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return check_url(value)
+
+    def spelling(self, hip: str) -> str | None:
+        """That release's spelling of `hip`, or None where the pattern does not apply."""
+        changed = re.sub(self.pattern, self.replace, hip)
+        return changed if changed != hip else None
+
+
 class ApiFamily(BaseModel):
     """One API family. Names appear in exactly one of `same`, `renamed`, `mapped` or `unsupported`."""
 
@@ -62,6 +94,7 @@ class ApiFamily(BaseModel):
     unsupported: list[Symbol] = Field(default_factory=list)
     notes: dict[Symbol, str] = Field(default_factory=dict, description="per-name caveat")
     side_defaults: dict[str, SideDefault] = Field(default_factory=dict, description="hip/roc/miopen -> what holds for every counterpart on that side")
+    rocm_spellings: list[VersionSpelling] = Field(default_factory=list, description="how a ROCm release spells the family's HIP names")
 
     @field_validator("source")
     @classmethod

@@ -432,8 +432,23 @@ def compile_rows(root: Path, concept_ids: set[str] | None = None) -> CompiledRow
                     row["family"] = row.get("family") or fam.family
                     row["concept_by_prefix"] = True
                     break
+    _version_spellings(rows, tables.families)
     _check_shared(out, seen)
     return out
+
+
+def _version_spellings(rows: dict[str, dict[str, Any]], families: list[Any]) -> None:
+    """A family's ROCm-release spelling rule (glossary/api/*.yaml `rocm_spellings`) gives each of its
+    rows' HIP sides that release's spelling as a version fact, unless the row states one itself."""
+    for fam in families:
+        for rule in fam.rocm_spellings:
+            for row in rows.values():
+                side = row["sides"].get("hip")
+                if row.get("family") != fam.family or not side or not side.get("symbol"):
+                    continue
+                spelled = rule.spelling(side["symbol"])
+                if spelled is not None and not any(f.get("version") == rule.version for f in side.get("rocm") or ()):
+                    side.setdefault("rocm", []).append({"version": rule.version, "symbol": spelled, "source": rule.source})
 
 
 def _check_shared(out: CompiledRows, where: dict[str, tuple[str, int]]) -> None:
