@@ -608,6 +608,16 @@ _DEFINE = re.compile(r"^-D\s?([A-Za-z_]\w*)$")
 _SELECTOR_CALL = re.compile(r"^(?:[-+]\[[A-Za-z_]\w*\s+)?([a-z][A-Za-z0-9]*):(?:[a-z][A-Za-z0-9]*:)*\]?$")
 
 
+def _member_of_uncovered(index: Index, q: str) -> bool:
+    """Whether a dotted name's nearest enclosing name that a vocabulary lists is on no card."""
+    parts = q.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        entry = vocabulary_entry(index, ".".join(parts[:end]))
+        if entry is not None:
+            return not entry[0]
+    return False
+
+
 def symbol_variants(q: str) -> list[str]:
     """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync`,
     `tl.program_id(axis=0)`, `triton.language.atomic_add`, a PTX instruction with its modifiers
@@ -1006,7 +1016,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         # under a backend filter: another vendor's identifier is no spelling of that backend's.
         spelled = identifier_words(q)
         leaf = q.rsplit(".", 1)[-1]
-        if _DOTTED.match(q) and _code_like(leaf) and not word_matches(index, spelled, backend):
+        if _member_of_uncovered(index, q):
+            # mlx.nn.Module.apply_to_modules: a member of a class a vocabulary places on no card is no
+            # more covered than its class ("modules" is not the kernel's modules).
+            spelled = q
+        elif _DOTTED.match(q) and _code_like(leaf) and not word_matches(index, spelled, backend):
             # A member under a namespace no label spells (tt.make_tensor_ptr, the Triton IR's op): the
             # member's own words, without the namespace's.
             spelled = identifier_words(leaf)
@@ -1518,10 +1532,15 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     # A name written in mixed case (MPSGraph, RMSNorm) is a term of a sentence, unless a code symbol
     # beside it names the question ("MTLDevice newLibrary source").
     coded = any(_code_like(t) for t in tokens)
+    # A vendor's product name ("AMD Ryzen AI 9 HX 370"): its brand and variant words and model numbers
+    # are parts of the name, not terms ("AI" is arithmetic intensity's abbreviation elsewhere).
+    branded = bool({t.casefold() for t in tokens} & _VENDOR_BRANDS)
     out: list[Match] = []
     for n in range(len(tokens) - 1, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = " ".join(tokens[i:i + n])
+            if branded and all(t.casefold() in PRODUCT_WORDS or t.isdigit() for t in tokens[i:i + n]):
+                continue
             covered = set()
             if n == 1:
                 if not (_term_like(span) or _tool_name(index, span) or _own_word(index, span)):
@@ -1554,6 +1573,7 @@ def span_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     return out
 
 
+_VENDOR_BRANDS = frozenset({"amd", "nvidia", "apple", "intel", "qualcomm"})
 SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card names
 # Words around a chip's model name that say which variant or brand, not which generation.
 PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
