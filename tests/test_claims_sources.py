@@ -53,6 +53,7 @@ def test_a_claim_without_a_source_is_counted_as_such(glossary) -> None:
     assert claim.sources == []
 
 
+@pytest.mark.slow  # the whole command end to end (the shares themselves are checked above, in the quick loop)
 def test_the_claims_command_reports_the_shares() -> None:
     run = subprocess.run([sys.executable, "-m", "xlate", "glossary", "claims", "--format", "json", "--show", "backed"],
                          capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})

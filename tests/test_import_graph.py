@@ -7,6 +7,8 @@ can break the other at run time, where no import-time error shows it. Imports un
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 from pathlib import Path
 
@@ -63,12 +65,14 @@ def import_graph() -> nx.DiGraph:
     return graph
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_the_graph_is_read() -> None:
     graph = import_graph()
     assert graph.number_of_nodes() > 50
     assert graph.has_edge("xlate.explain", "xlate.kb"), "the walk must see explain's imports"
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_no_import_cycle() -> None:
     cycles = sorted(nx.simple_cycles(import_graph(), length_bound=6), key=len)
     shown = "\n".join(" -> ".join([*c, c[0]]) for c in cycles[:20])

@@ -116,7 +116,12 @@ def test_split_keeps_every_line_once() -> None:
     assert "\n".join(p.text for p in pieces) == text
 
 
-@pytest.mark.parametrize("path", GALLERY + FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
+# The quick loop replays edits in the gallery's kernels; the rule fixtures, one per hazard rule, run with
+# the slow set (together they took about as long as the rest of this file).
+_EDITED = [*GALLERY, *(pytest.param(p, marks=pytest.mark.slow) for p in FIXTURES)]
+
+
+@pytest.mark.parametrize("path", _EDITED, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_edits_inside_each_function_match_a_whole_file_pass(explain, path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     tracker = IncrementalHazards(explain)

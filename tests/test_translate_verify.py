@@ -180,6 +180,7 @@ def test_the_probed_rows_are_no_longer_none() -> None:
     assert kb.load_symbols().get("__halves2bfloat162").hip == "__halves2bfloat162"
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 @needs_compiler
 def test_rows_that_say_64_declares_a_name_are_right_and_notes_are_needed() -> None:
     same, absent = _checked_rows()
@@ -332,6 +333,7 @@ def test_verify_options_are_checked(tmp_path: Path) -> None:
         assert proc.returncode == 2 and proc.stderr.startswith("error: --compile-commands") and "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 @needs_compiler
 def test_verify_one_file_to_stdout_finds_the_headers_beside_it() -> None:
     """Relative paths as a user types them: the file's own folder is searched, so its CUDA header is

@@ -206,6 +206,7 @@ def test_no_listed_name_is_spelled_by_a_card_a_row_or_another_list() -> None:
     assert not twice, twice
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_every_extracted_name_is_listed_answered_or_left_out_for_a_reason() -> None:
     unanswered = EXTRACT.unanswered()
     assert not unanswered, unanswered

@@ -58,6 +58,7 @@ def test_the_extract_names_its_toolkit_and_folder() -> None:
     assert head[0].startswith("# CUDA 13.0") and "include/cccl/cuda/" in head[1]
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_the_extract_is_what_the_installed_headers_give() -> None:
     cuda = cuda_toolkit_root()
     script = load_script("list_libcudacxx_names")
@@ -73,6 +74,7 @@ def test_every_listed_name_is_in_the_extract() -> None:
     assert sorted(set(_listed()) - extracted) == []
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_every_extracted_name_is_listed_answered_or_left_out() -> None:
     listed = _listed()
     index = kb.load_index()

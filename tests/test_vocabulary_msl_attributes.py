@@ -216,6 +216,7 @@ def _citing_rows(number: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_each_cited_section_title_has_the_card_its_rule_gives() -> None:
     titles = _headings()
     sections = {n: g.section for g in NAMES[CITED].groups for n in g.names}

@@ -401,6 +401,7 @@ def test_lookup_answers_every_listed_name_with_its_card(names_of: str) -> None:
     assert not wrong, wrong
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_the_names_left_out_as_answered_are_answered_with_their_card() -> None:
     wrong = {n: (c, _answer(n)) for n, c in {**ANSWERED, **NCU_ANSWERED}.items() if _answer(n) != c}
     assert not wrong, wrong

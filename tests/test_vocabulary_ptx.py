@@ -47,6 +47,7 @@ def test_the_extract_names_its_toolkit_and_folder() -> None:
     assert head[0].startswith("# CUDA 13.0") and "cccl/cuda/__ptx/instructions/generated" in head[1]
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_the_extract_is_what_the_installed_headers_give() -> None:
     cuda = cuda_toolkit_root()
     script = load_script("list_ptx_names")

@@ -174,6 +174,7 @@ def test_every_extracted_heading_is_listed_answered_or_left_out_for_a_reason(nam
     assert not unaccounted, f"extracted headings neither listed, answered nor left out: {unaccounted}"
 
 
+@pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 @LISTS
 def test_lookup_answers_each_heading_kept_as_answered_with_its_card(names_of: str) -> None:
     wrong = {}
