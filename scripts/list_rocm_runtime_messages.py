@@ -45,7 +45,11 @@ import argparse
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the git reader beside this script
+from list_nccl_names import git  # noqa: E402
 
 _LEXEME = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
 _STRING = re.compile(r'"((?:\\.|[^"\\\n])*)"')
@@ -82,11 +86,6 @@ LISTS = {
                (r"\bLogPrintfError\s*\(", "LogPrintfError", 0)),
     ),
 }
-
-
-def git(git_dir: str, *args: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True,
-                          text=True, encoding="utf-8", errors="replace").stdout
 
 
 def strip_comments(text: str) -> str:

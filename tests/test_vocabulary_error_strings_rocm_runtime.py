@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from conftest import GLOSSARY, glossary_without_rows
+from error_string_files import check_listed_once, check_no_message_of_another_file
 from scripts_loader import load_script
 from xlate import kb
 
@@ -140,18 +141,11 @@ def test_every_message_is_four_words() -> None:
 
 
 def test_messages_are_listed_once() -> None:
-    listed = _listed()
-    assert all(e.isidentifier() for _, _, e, _ in listed)
-    keys = [kb.message_key(m) for _, _, _, m in listed]
-    assert len(keys) == len(set(keys))
+    check_listed_once(_listed())
 
 
 def test_no_message_repeats_another_error_file() -> None:
-    ours = {_read(f)["messages_of"] for f in FILES}
-    others = {kb.message_key(e.message): (m.messages_of, e.name)
-              for m in glossary_without_rows().error_messages if m.messages_of not in ours for e in m.errors}
-    assert others, "the other error files did not load"
-    assert not {m: others[kb.message_key(m)] for _, _, _, m in _listed() if kb.message_key(m) in others}
+    check_no_message_of_another_file({_read(f)["messages_of"] for f in FILES}, _listed())
 
 
 @pytest.mark.parametrize(("name", "card", "error", "message"), _listed(), ids=lambda v: str(v)[:40])
