@@ -41,3 +41,14 @@ def test_a_suffix_letter_is_not_a_count() -> None:
 def test_a_series_word_after_its_number_names_the_same_model(query: str, card: str) -> None:
     code, payload = _lead(query)
     assert code == 0 and payload["matches"] and payload["matches"][0]["concept"] == card, payload
+
+
+@pytest.mark.parametrize(("query", "sheet", "card"), [("M4 Max (128GB)", "m4-max", None), ("H100 (80GB)", "h100-sxm", None),
+                                                      ("M5 Max (128GB)", None, "apple-gpu-family")])
+def test_a_memory_size_in_parentheses_is_a_spec_not_part_of_the_name(query: str, sheet: str | None, card: str | None) -> None:
+    code, payload = _lead(query)
+    assert code == 0, payload
+    if sheet:
+        assert payload["gpu"] and payload["gpu"]["id"] == sheet, payload
+    else:
+        assert payload["matches"][0]["concept"] == card, payload

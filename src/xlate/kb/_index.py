@@ -1580,8 +1580,8 @@ PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "gefo
                            "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
                            "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super",
                            "laptop", "notebook", "mobile", "desktop", "dgx", "hgx", "spark", "station"})
-# Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB"): a count and what it counts.
-_SPEC_TAIL = re.compile(r"[,;]?\s+\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
+# Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB", "M5 Max (128GB)"): a count and what it counts.
+_SPEC_TAIL = re.compile(r"[,;]?\s+\(?\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
 # A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
 _SERIES_PRODUCT = re.compile(r"\b(RTX|GTX|RX)\s+(?:PRO\s+)?(\d{2,4})\b")
 _SERIES_WORDS = ("rtx", "gtx", "rx")
