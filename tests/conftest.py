@@ -78,6 +78,20 @@ def cuda_toolkit_root() -> Path:
     return found.include.parent
 
 
+def cccl_extract_of_installed_toolkit(script_name: str) -> list[list[str]]:
+    """What scripts/SCRIPT_NAME.py extracts from the installed CUDA 13.0 toolkit's CCCL headers; skips the
+    calling test where there is no such toolkit (the stored extract is then the only proof)."""
+    from scripts_loader import load_script
+
+    cuda = cuda_toolkit_root()
+    script = load_script(script_name)
+    if not (cuda / script.FOLDER).is_dir():
+        pytest.skip(f"no CCCL headers under {cuda}: checked against the stored extract only")
+    if not script.versions(cuda).startswith("CUDA 13.0"):
+        pytest.skip(f"the installed toolkit is {script.versions(cuda)}, the extract is of CUDA 13.0")
+    return [list(r) for r in script.extract(cuda)]
+
+
 def write_glossary(root: Path, files: dict[str, str] | None = None) -> Path:
     """Write a small valid glossary (plus overrides) under root/glossary and return that folder."""
     g = root / "glossary"

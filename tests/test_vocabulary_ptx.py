@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cuda_toolkit_root, glossary_without_rows
-from scripts_loader import load_script
+from conftest import cccl_extract_of_installed_toolkit, glossary_without_rows
 from xlate import kb
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,13 +48,7 @@ def test_the_extract_names_its_toolkit_and_folder() -> None:
 
 @pytest.mark.slow  # a whole-list or whole-tree check: runs with the slow set
 def test_the_extract_is_what_the_installed_headers_give() -> None:
-    cuda = cuda_toolkit_root()
-    script = load_script("list_ptx_names")
-    if not (cuda / script.FOLDER).is_dir():
-        pytest.skip(f"no CCCL headers under {cuda}: checked against the stored extract only")
-    if not script.versions(cuda).startswith("CUDA 13.0"):
-        pytest.skip(f"the installed toolkit is {script.versions(cuda)}, the extract is of CUDA 13.0")
-    assert [list(r) for r in script.extract(cuda)] == _rows()
+    assert cccl_extract_of_installed_toolkit("list_ptx_names") == _rows()
 
 
 def test_every_listed_name_is_in_the_extract() -> None:

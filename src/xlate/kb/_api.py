@@ -40,6 +40,15 @@ class SideDefault(BaseModel):
     caveat: str | None = None
 
 
+def _compiles(pattern: str) -> str:
+    """The pattern, once `re` compiles it; a validation error saying why otherwise."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression: {exc}") from None
+    return pattern
+
+
 class VersionSpelling(BaseModel):
     """How one ROCm release's headers spell the family's HIP names where they differ from the spelling
     the rows give: the part `pattern` matches is replaced by `replace` (hipBLAS 3.0 dropped the _v2 of
@@ -55,11 +64,7 @@ class VersionSpelling(BaseModel):
     @field_validator("pattern")
     @classmethod
     def _regex(cls, value: str) -> str:
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression: {exc}") from None
-        return value
+        return _compiles(value)
 
     @field_validator("source")
     @classmethod
@@ -104,12 +109,7 @@ class ApiFamily(BaseModel):
     @field_validator("match")
     @classmethod
     def _regex(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"not a valid regular expression: {exc}") from None
-        return value
+        return None if value is None else _compiles(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> ApiFamily:

@@ -618,6 +618,14 @@ def _member_of_uncovered(index: Index, q: str) -> bool:
     return False
 
 
+_MLX_CXX = "mlx::core::"
+
+
+def _mlx_python(name: str) -> str:
+    """MLX's C++ spelling as its Python one: mlx::core::fast::rms_norm is mx.fast.rms_norm."""
+    return "mx." + name[len(_MLX_CXX):].replace("::", ".")
+
+
 def symbol_variants(q: str) -> list[str]:
     """Spellings a person types for one code symbol: `cudaMalloc()`, `metal::exp`, `cg::sync`,
     `tl.program_id(axis=0)`, `triton.language.atomic_add`, a PTX instruction with its modifiers
@@ -667,8 +675,8 @@ def symbol_variants(q: str) -> list[str]:
     for long, short in _LONG_NAMESPACES:
         if bare.startswith(long):
             out.append(short + bare[len(long):])
-    if bare.startswith("mlx::core::"):  # MLX's C++ API: mlx::core::fast::rms_norm is mx.fast.rms_norm
-        out.append("mx." + bare[len("mlx::core::"):].replace("::", "."))
+    if bare.startswith(_MLX_CXX):
+        out.append(_mlx_python(bare))
     if bare.startswith("cg::"):
         out.append("cooperative_groups::" + bare[4:])
     if bare.startswith("wmma::"):
@@ -1056,8 +1064,7 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     table = index.get("vocabulary") or {}
     bare = code_name(query)
     attribute = bare[2:-2].strip() if bare.startswith("[[") and bare.endswith("]]") else bare  # MSL's [[grid_origin]]
-    # MLX's C++ API spells mx.fast.rms_norm as mlx::core::fast::rms_norm.
-    cxx = "mx." + bare[len("mlx::core::"):].replace("::", ".") if bare.startswith("mlx::core::") else bare
+    cxx = _mlx_python(bare) if bare.startswith(_MLX_CXX) else bare
     for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare),
                                    attribute, cxx)):
         if spelling in table:
