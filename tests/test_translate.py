@@ -351,3 +351,31 @@ def test_cache_hinted_loads_become_the_loads_their_rows_name() -> None:
     assert "__hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT)" in text
     assert "__ldg(p + 1)" in text and "__builtin_nontemporal_load(p + 2)" in text
     assert "__ldcg" not in text and "__ldca" not in text and "__ldcs" not in text
+
+
+def test_a_rename_that_changes_behaviour_carries_the_rows_caveat_once_per_file() -> None:
+    # __trap -> __builtin_trap compiles the same, but the HIP runtime ends the process: the first
+    # renamed call says so; the second call of the same name gets no second note.
+    text, report = tr("__global__ void k(int* c) {\n  if (c[0] < 0) __trap();\n  if (c[1] < 0) __trap();\n}\n")
+    code = [ln for ln in text.splitlines() if not ln.strip().startswith("// xlate:")]
+    notes = [ln for ln in text.splitlines() if ln.strip().startswith("// xlate: renamed __trap to __builtin_trap")]
+    assert sum("__builtin_trap()" in ln for ln in code) == 2 and not any("__trap" in ln for ln in code)
+    assert len(notes) == 1 and "abort()" in notes[0]
+    assert report["flagged"] == {"renamed, with the row's caveat": 1}
+
+
+def test_a_rename_whose_caveat_only_explains_the_spelling_gets_no_note() -> None:
+    # atomicAdd_block's scoped builtin does what CUDA's call does; its caveat explains the spelling.
+    text, report = tr("__global__ void k(int* c) { atomicAdd_block(c, 1); }\n")
+    assert "__hip_atomic_fetch_add(c, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP)" in text
+    assert "// xlate:" not in text and not report["flagged"]
+
+
+def test_every_caveat_note_is_a_proven_rename_of_an_approximate_row_with_a_caveat() -> None:
+    from xlate.translate import calldata
+
+    smap = kb.load_symbols()
+    for name in calldata.caveat_notes():
+        entry = smap.get(name)
+        assert entry is not None and entry.hip_relation == "approximate", name
+        assert calldata.proven_call(name) and (entry.hip_caveat or "").strip(), name

@@ -142,13 +142,13 @@ def test_the_new_rewrites_are_idempotent() -> None:
 @pytest.mark.parametrize("body, message", [
     ("append: {}\n", "expected the mappings"),
     ("append: {x: {hip: y, arity: 1, arguments: [], source: s}}\ntyped: {}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
-     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\n", None),
-    ("append: {x: {hip: y, arity: 1}}\ntyped: {}\nmaskless: {}\nsame_shape: {}\nerase: {}\nfunction_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\n",
+     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\ncaveat_notes: {}\n", None),
+    ("append: {x: {hip: y, arity: 1}}\ntyped: {}\nmaskless: {}\nsame_shape: {}\nerase: {}\nfunction_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\ncaveat_notes: {}\n",
      "append.x: expected exactly"),
     ("append: {}\ntyped: {p: {keep: ['a;b'], accepts: [], any_cuda_type: false, source: s}}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
-     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\n", "must be C spellings"),
+     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\ncaveat_notes: {}\n", "must be C spellings"),
     ("append: {}\ntyped: {p: {keep: [], accepts: [int], any_cuda_type: maybe, source: s}}\nmaskless: {}\nsame_shape: {}\nerase: {}\n"
-     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\n", "typed.p: .*any_cuda_type"),
+     "function_address: {}\ndevice_construction: {}\nargument_types: {}\nhost_api_families: {}\ncaveat_notes: {}\n", "typed.p: .*any_cuda_type"),
     ("append: [\n", "not valid YAML"),
 ])
 def test_a_malformed_calls_file_is_a_one_line_glossary_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

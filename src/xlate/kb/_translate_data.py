@@ -27,7 +27,7 @@ TRANSLATE_FILES: dict[str, tuple[tuple[str, ...], str]] = {
     "macros.yaml": (("conditions", "opt_in"), "macro names"),
     "headers.yaml": (("apis", "declares", "host_uses"), "CUDA headers"),
     "calls.yaml": (("append", "typed", "maskless", "same_shape", "erase", "function_address", "device_construction",
-                    "argument_types", "host_api_families"),
+                    "argument_types", "host_api_families", "caveat_notes"),
                    "CUDA names"),
     "compat.yaml": (("snippets", "helpers", "headers"), "names"),
 }
@@ -173,6 +173,7 @@ def _models() -> dict[str, type[BaseModel]]:
         device_construction: dict[CName, Erase]  # only a source, like erase
         argument_types: dict[CName, ArgumentTypes]
         host_api_families: dict[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")], Erase]
+        caveat_notes: dict[Annotated[str, StringConstraints(pattern=_QUALIFIED)], Erase]  # only a source
 
     class Api(Entry):
         """The names of the API a CUDA header declares, as a regex over whole spellings."""

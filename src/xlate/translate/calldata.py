@@ -1,6 +1,6 @@
 """glossary/translate/calls.yaml: how a call's arguments change when its row's HIP name is written.
 
-Nine parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
+Ten parts, each keyed by the CUDA spelling: `append` (arguments a HIP builtin needs beyond the
 CUDA call's), `typed` (the pointee types of the first argument for which the row's spelling is
 proven to compile, and those for which HIP declares the CUDA name itself), `maskless` (value types
 for which a shuffle's mask-less HIP form is proven), `same_shape` (approximate
@@ -8,8 +8,9 @@ rows whose HIP function takes the CUDA call's arguments unchanged), `erase` (mac
 spelling that expand to nothing where HIP runs), `function_address` (the kernel argument HIP
 takes as `const void*`) and `device_construction` (approximate types whose `T(...)` keeps its CUDA
 spelling in device code), `argument_types` (an argument whose shown type HIP's spelling does not
-take) and `host_api_families` (families whose HIP functions run on the host only; keyed by family id). The names written still come from the rows; this file never names a HIP
-function to call.
+take) `host_api_families` (families whose HIP functions run on the host only; keyed by family id) and
+`caveat_notes` (proven renames that change what the program does, whose row's caveat is written as a
+note). The names written still come from the rows; this file never names a HIP function to call.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ _PARTS: dict[str, dict[str, type]] = {"append": {"hip": str, "arity": int, "argu
           "function_address": {"index": int, "source": str},
           "device_construction": {"source": str},
           "argument_types": {"index": int, "rejects": list, "rejects_prefix": list, "expects": str, "source": str},
-          "host_api_families": {"source": str}}
+          "host_api_families": {"source": str},
+          "caveat_notes": {"source": str}}
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _FAMILY = re.compile(r"[a-z][a-z0-9-]*")
 _QUALIFIED = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+")
@@ -49,7 +51,7 @@ def _data() -> dict[str, dict[str, dict[str, Any]]]:
     data = datafile.load_parts(path, _PARTS, "CUDA names")
     for part in _PARTS:
         for name, entry in data[part].items():
-            if not _NAME.fullmatch(str(name)) and not (part == "same_shape" and _QUALIFIED.fullmatch(str(name))) \
+            if not _NAME.fullmatch(str(name)) and not (part in ("same_shape", "caveat_notes") and _QUALIFIED.fullmatch(str(name))) \
                     and not (part == "host_api_families" and _FAMILY.fullmatch(str(name))):
                 raise GlossaryError(f"{path}: {part}.{name}: the key must be a C identifier")
             names = [entry["hip"], *entry["arguments"]] if part == "append" else []
@@ -123,3 +125,9 @@ def argument_types() -> dict[str, dict[str, Any]]:
 def host_api_families() -> dict[str, dict[str, Any]]:
     """API family id -> {source}: families whose HIP counterparts are host functions only."""
     return _data()["host_api_families"]
+
+
+def caveat_notes() -> dict[str, dict[str, Any]]:
+    """CUDA name -> {source}: proven renames whose row's caveat is written as a note at the first
+    renamed call of a file, since the rename changes what the program does on HIP."""
+    return _data()["caveat_notes"]

@@ -117,6 +117,7 @@ def translate_source(shown: str, source: bytes, smap: Any, options: Options, rul
     settled |= widen.rewrite(view, smap, edits, report, options, claimed)
     names.note_approximate_constructions(found, source, starts, report, options, notes, smap, view, claimed)
     names.rewrite(found, source, starts, edits, report, options, claimed, smap, notes)
+    names.note_approximate_renames(found, source, starts, edits, report, notes)
     optin.rewrite(tree, found, source, starts, smap, edits, report, options, claimed - before_masks)
     now = headers.rewrite(found, source, edits, report, options, tree, shown, notes, starts, smap)
     vectors.rewrite(tree, source, edits, report)

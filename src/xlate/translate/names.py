@@ -197,6 +197,34 @@ def note_approximate_constructions(found: list[tuple[Any, Any]], source: bytes, 
                   "what this construction gives on the target", report, "approximate type constructed")
 
 
+def note_approximate_renames(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edits: Edits,
+                             report: Report, notes: Notes) -> None:
+    """A proven rename that changes what the program does (calls.yaml `caveat_notes`: `__trap` to
+    `__builtin_trap` ends the process on HIP) gets the row's caveat as a note, once per caveat and file,
+    above the first call renamed. Run after every rewrite has been planned: only a site whose name an
+    edit actually changed gets the note (a call kept as written has its own)."""
+    listed = calldata.caveat_notes()
+    said: set[str] = set()
+    for o, entry in found:
+        node, written = o[6], o[2]
+        if node is None or entry.hip_relation != "approximate" or (written not in listed and entry.symbol not in listed):
+            continue
+        caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
+        if not caveat or caveat in said:
+            continue
+        start = occurrence_offset(o, source, starts)
+        end = start + len(written.encode())
+        if source[start:end] != written.encode():
+            continue
+        shown = edits.render(start, end)
+        if shown == source[start:end]:
+            continue
+        said.add(caveat)
+        target = shown.decode("utf-8", "replace")
+        notes.add(starts, start, f"renamed {written} to {target}; what differs on HIP: {caveat}", report,
+                  "approximate rename", counted_as="renamed, with the row's caveat")
+
+
 def _may_run_on_device(node: Node, view: Any) -> bool:
     """Whether code at `node` may be compiled for the device: inside a __device__/__global__
     function, inside a lambda (its qualifiers are not read here), or with no view to ask."""
