@@ -858,6 +858,10 @@ def array_method_as_op(index: Index, q: str) -> str:
 
 
 # A name of two words or more followed by its abbreviation in brackets.
+# "What is a warp", "what's LDS", "what are wavefronts", "what does SIMT mean", "define occupancy": the
+# term asked about, which alone may be a plain word that is no span of a longer phrase.
+_DEFINITION = re.compile(r"^(?:what(?:'s|\s+is|\s+are)|what\s+does|what\s+do|define|meaning\s+of)\s+"
+                         r"(?:an?\s+|the\s+)?(.+?)(?:\s+mean)?$", re.I)
 _ABBREVIATED = re.compile(r"^([^()]+\s[^()]+?)\s*\(([A-Za-z][\w-]*)\)$")
 
 
@@ -883,7 +887,8 @@ def _metal_cpp_search(index: Index, spelled: re.Match[str], backend: str | None,
 
 
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
-    """Rank concepts for `query`: exact symbol (a row or a concept's symbol) > exact name or alias >
+    """Rank concepts for `query` (a question, "What is a warp?", is asked of its term): exact symbol (a row
+    or a concept's symbol) > exact name or alias >
     loose spelling (a bare namespace member as its rows spell it qualified) > a package's public name
     its vocabulary file places (or none: the search ends empty), a counter by its documented prefix, a C
     binding's name of a dotted API, an LLVM intrinsic by its clang builtin or PTX, an API's error string, a
@@ -899,6 +904,16 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         return []
     q = array_method_as_op(index, q)
     best, named = _exact(index, q, backend)
+    asked = q.rstrip("?!").rstrip()
+    if not best and asked and asked != q:
+        # A question or an exclamation ("LDS?", "What is a warp?", "Metal capturing is broken!"): its
+        # marks are no part of any term, unless a label keeps them (tried above).
+        return search(index, asked, backend, limit)
+    defined = _DEFINITION.match(q) if not best else None
+    if defined:
+        answered = search(index, defined.group(1), backend, limit)
+        if answered:
+            return answered
     metal_cpp = _METAL_CPP.match(q) if not best else None
     if metal_cpp:
         return _metal_cpp_search(index, metal_cpp, backend, limit)
