@@ -12,6 +12,7 @@ names onto)."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -32,9 +33,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.header}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     names = [(k, n) for k, n in header_names(text) if not (args.skip and re.fullmatch(args.skip, n))]
-    print(f"# {args.label}: {len(names)} names declared in {args.header.name}")
-    for kind, name in names:
-        print(f"{kind}\t{name}")
+    lines = [f"# {args.label}: {len(names)} names declared in {args.header.name}", *(f"{k}\t{n}" for k, n in names)]
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of this script
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the interpreter's final flush goes nowhere
     return 0
 
 

@@ -82,6 +82,31 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+def _first_branches(text: str) -> str:
+    """Only the first branch of each #if/#elif/#else chain kept (after an `#if 0`, the next branch): a
+    header that spells one declaration twice, `typedef enum e : int {` for C++ and `typedef enum e {`
+    for C, then has one opening brace per declaration for the statement splitter, not two."""
+    out: list[str] = []
+    stack: list[list[bool]] = []  # per open #if: [this branch is dropped, no branch taken yet]
+    for line in text.split("\n"):
+        m = re.match(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)", line)
+        if m is None:
+            out.append("" if any(level[0] for level in stack) else line)
+            continue
+        kind = m.group(1)
+        if kind in ("if", "ifdef", "ifndef"):
+            zero = kind == "if" and m.group(2).strip() == "0"
+            stack.append([zero, zero])
+        elif kind == "endif":
+            if stack:
+                stack.pop()
+        elif stack:
+            level = stack[-1]
+            level[0], level[1] = not level[1], False
+        out.append("")
+    return "\n".join(out)
+
+
 def _drop_attributes(text: str) -> str:
     """`__attribute__((...))` groups removed, however deeply their parentheses nest."""
     while True:
@@ -131,7 +156,7 @@ def header_names(text: str) -> list[tuple[str, str]]:
 
     guard = re.search(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)", code, re.M)
     defines = [m.group(1) for m in _DEFINE.finditer(code) if not (guard and m.group(1) == guard.group(1))]
-    body = _drop_attributes(_DIRECTIVE.sub(" ", code))
+    body = _drop_attributes(_DIRECTIVE.sub(" ", _first_branches(code)))
     declared: list[tuple[str, str]] = []
     for statement in _statements(body):
         if statement.startswith("typedef"):
