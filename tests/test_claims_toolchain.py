@@ -231,7 +231,8 @@ BUILTINS_THAT_DO_NOT_EXIST = {"__builtin_amdgcn_async_work_group_copy"}
 # (upstream clang's gfx1250 Sema tests).
 BUILTINS_NEWER_THAN_CLANG_19 = {"__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4", "__builtin_amdgcn_mfma_scale_f32_32x32x64_f8f6f4",
                                 "__builtin_amdgcn_raw_ptr_buffer_load_lds", "__builtin_amdgcn_tensor_load_to_lds",
-                                "__builtin_amdgcn_tensor_store_from_lds"}
+                                "__builtin_amdgcn_tensor_store_from_lds",
+                                "__builtin_amdgcn_permlane16_swap"}  # clang 20 (llvm-project PR 117260, gfx950)
 CLANG_19_TARGETS = ("gfx90a", "gfx942", "gfx1100", "gfx1201")
 
 
