@@ -52,3 +52,20 @@ def test_a_memory_size_in_parentheses_is_a_spec_not_part_of_the_name(query: str,
         assert payload["gpu"] and payload["gpu"]["id"] == sheet, payload
     else:
         assert payload["matches"][0]["concept"] == card, payload
+
+
+@pytest.mark.parametrize(("query", "card"), [
+    ("M1 Macbook Air", "apple-gpu-family"), ("MacBook Air M1", "apple-gpu-family"),
+    ("M2 Ultra Mac Studio", "apple-gpu-family"), ("Mac mini M4", "apple-gpu-family"),
+])
+def test_a_computer_s_name_around_its_chip_is_the_chip(query: str, card: str) -> None:
+    # "Air", "Mac Studio" are words of the computer, not terms ("Macbook" had been read as MMA), and an
+    # Ultra inside a computer's name is the chip, as "M2 Ultra" alone is, not the die-to-die link card.
+    code, payload = _lead(query)
+    assert code == 0 and payload["matches"][0]["concept"] == card, payload
+
+
+@pytest.mark.parametrize("query", ["M3 Ultra Mac Studio", "M4 Max MacBook Pro"])
+def test_a_computer_s_name_around_a_chip_with_a_sheet_is_the_sheet(query: str) -> None:
+    code, payload = _lead(query)
+    assert code == 0 and payload["gpu"] is not None, payload

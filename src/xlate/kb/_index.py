@@ -1601,7 +1601,10 @@ SCORE_PRODUCT = 84.0  # a chip the summary of an architecture or GPU-family card
 PRODUCT_WORDS = frozenset({"amd", "nvidia", "apple", "instinct", "radeon", "geforce", "accelerator", "gpu", "apu",
                            "superchip", "grace", "max", "pro", "ultra", "sxm", "sxm5", "pcie", "nvl", "mini", "chip",
                            "mac", "studio", "macbook", "ai", "series", "xt", "xtx", "gre", "ti", "super",
-                           "laptop", "notebook", "mobile", "desktop", "dgx", "hgx", "spark", "station"})
+                           "laptop", "notebook", "mobile", "desktop", "dgx", "hgx", "spark", "station", "air", "imac",
+                           "ipad"})
+# Words of a computer's name around its chip ("M2 Ultra Mac Studio", "M1 MacBook Air"): the chip decides.
+_COMPUTER_WORDS = frozenset({"mac", "macbook", "studio", "mini", "air", "imac", "ipad", "laptop", "notebook", "desktop"})
 # Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB", "M5 Max (128GB)"): a count and what it counts.
 _SPEC_TAIL = re.compile(r"[,;]?\s+\(?\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
 # A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
@@ -1645,6 +1648,11 @@ def product_matches(index: Index, query: str) -> list[Match]:
     cards, which name those chips. The query must be one model name, with brand and variant words
     (AMD, Instinct, Max, Ultra, SXM ...) around it and nothing else."""
     query = _SPEC_TAIL.sub("", query)
+    chip = " ".join(w for w in query.split() if w.casefold() not in _COMPUTER_WORDS)
+    if chip and chip != query:
+        listed = vocabulary_entry(index, chip)
+        if listed is not None and listed[0] is not None:
+            return [Match(listed[0], SCORE_PRODUCT, chip, "product", None)]
     named = _variant_named(index, query)
     if named:
         return named
