@@ -1,0 +1,264 @@
+"""A Metal or MLX side's label must agree with its own caveat and with its siblings' labels.
+
+An audit found `cuda::atomic_ref` labelled `none` on Metal while its caveat pointed at MSL's atomic types
+and the `cuda::atomic` row beside it labelled that same counterpart `approximate`. These lints look for
+that class over every hand-written Metal and MLX side:
+
+1. a `none` side whose caveat recommends a counterpart outright ("the nearest is X", "X does the same",
+   "use X instead") without saying why it is no counterpart;
+2. siblings that disagree: spellings that differ only by a suffix (`_block`, `_system`, `_sync`, a float
+   `f`, `atomic_ref` against `atomic`) with different kinds of label, and rows of one concept that name
+   the same counterpart with an exact label on one and `approximate` on the other where the approximate
+   caveat says nothing the exact one does not (or two rows of a concept with one caveat and two labels);
+3. a `same` side whose caveat describes a difference.
+
+Each lint is also run on a made-up side that breaks it, so a lint that stops finding anything fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+import pytest
+
+from xlate import kb
+from xlate.kb import Side
+
+BACKENDS = ("metal", "mlx")
+
+
+class Labelled(NamedTuple):
+    cuda: str
+    concept: str | None
+    backend: str
+    side: Side
+
+
+def _curated_sides() -> Iterator[Labelled]:
+    """Every hand-written Metal and MLX side (not a concept's inherited `none`)."""
+    smap = kb.load_symbols()
+    for cuda in smap.names():
+        entry = smap.get(cuda)
+        if entry is None or entry.row is None:
+            continue
+        for backend in BACKENDS:
+            side = entry.row.sides.get(backend)
+            if side is not None and side.origin == "curated":
+                yield Labelled(cuda, entry.row.concept, backend, side)
+
+
+@pytest.fixture(scope="module")
+def sides() -> list[Labelled]:
+    return list(_curated_sides())
+
+
+def _sentences(text: str | None) -> list[str]:
+    return [s for s in re.split(r"(?<=[.;:])\s+", text or "") if s.strip()]
+
+
+def _kind(relation: str) -> str:
+    """same and renamed are one kind (the names decide between them); approximate and none are others."""
+    return "exact" if relation in ("same", "renamed") else relation
+
+
+# --- 1. `none` that recommends a counterpart -----------------------------------------------------------
+
+# Phrases by which a caveat offers one spelling as the thing to write instead.
+_RECOMMENDS = re.compile(
+    r"\b(?:the )?(?:nearest|closest)(?: counterpart| equivalent| match| spelling)? is\b"
+    r"|\b(?:does|gives) the same\b|\bis (?:an )?equivalent\b|\bequivalent to\b|\b(?:is|works) the same as\b"
+    r"|\bmaps (?:directly )?to\b|\bcorresponds to\b|\bdrop-in\b", re.I)
+# "use X" / "use X instead": a recommendation of one spelling, unless the sentence limits it to a case
+# (when, if, for ...), builds something out of it (X(...), X of ...), or is a recipe (emulate, port, loop).
+_USE = re.compile(r"\buse\s+`?([A-Za-z_][\w:.]*(?:<[^>]*>)?)`?(?:\s+instead)?(?=[\s.,;)]|$)(?!\s*\(|\s+of\b)", re.I)
+_LIMITED = re.compile(r"\b(?:when|if|unless|for|where|emulate|port|loop|by hand|with care|refine)\b", re.I)
+# A caveat that says why the named thing is no counterpart keeps its `none`.
+_WHY_NOT = re.compile(r"\bno single\b|\bnot a counterpart\b|\bis no counterpart\b|\btakes (?:two|several)\b", re.I)
+
+
+def _names_of(sides: Iterable[Labelled]) -> dict[str, set[str]]:
+    """Spellings a side could give: per backend, every symbol some row gives it."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for lab in sides:
+        if lab.side.symbol:
+            names[lab.backend].add(lab.side.symbol)
+    return names
+
+
+Hit = tuple[tuple[str, str], str]  # ((cuda, backend), message)
+
+
+def none_recommends(sides: Iterable[Labelled], names: dict[str, set[str]]) -> list[Hit]:
+    out = []
+    for lab in sides:
+        if lab.side.relation != "none" or _WHY_NOT.search(lab.side.caveat or ""):
+            continue
+        for sentence in _sentences(lab.side.caveat):
+            found = _RECOMMENDS.search(sentence)
+            use = _USE.search(sentence)
+            if use and not _LIMITED.search(sentence) and use.group(1) in names.get(lab.backend, set()):
+                found = use
+            if found:
+                out.append(((lab.cuda, lab.backend),
+                            f"{lab.cuda} {lab.backend}: 'none', but its caveat offers a counterpart ('{found.group(0)}'): "
+                            "make it 'approximate' with that symbol, or say why it is no counterpart"))
+                break
+    return out
+
+
+# (cuda, backend) -> why the hit is not a mislabel.
+NONE_RECOMMENDS_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("cg::tiled_partition", "metal"): "'maps to' names whole function families per tile size (simd_*, quad_*), not one spelling",
+    ("cooperative_groups::tiled_partition", "metal"): "the alias of cg::tiled_partition, the same caveat",
+}
+
+
+def test_a_none_side_does_not_recommend_a_counterpart(sides: list[Labelled]) -> None:
+    found = none_recommends(sides, _names_of(sides))
+    hits = [msg for key, msg in found if key not in NONE_RECOMMENDS_EXCEPTIONS]
+    assert not hits, "\n".join(hits)
+    stale = set(NONE_RECOMMENDS_EXCEPTIONS) - {key for key, _ in found}
+    assert not stale, f"exceptions that no longer hit, remove them: {sorted(stale)}"
+
+
+# --- 2. siblings -----------------------------------------------------------------------------------------
+
+def _stem(cuda: str, known: set[str]) -> str:
+    """The spelling with a scope, sync or float suffix removed; atomic_ref is atomic's reference form."""
+    stem = re.sub(r"_(?:block|system|sync)$", "", cuda).replace("cuda::atomic_ref", "cuda::atomic")
+    if stem.endswith("f") and stem[:-1] in known:
+        stem = stem[:-1]
+    return stem
+
+
+def suffix_siblings_disagree(sides: Iterable[Labelled]) -> list[str]:
+    sides = list(sides)
+    known = {lab.cuda for lab in sides}
+    groups: dict[tuple[str, str], list[Labelled]] = defaultdict(list)
+    for lab in sides:
+        groups[(lab.backend, _stem(lab.cuda, known))].append(lab)
+    out = []
+    for (backend, stem), labs in sorted(groups.items()):
+        if len({_kind(lab.side.relation) for lab in labs}) > 1:
+            labels = ", ".join(f"{lab.cuda} {lab.side.relation}" for lab in sorted(labs))
+            out.append(f"{stem} {backend}: spellings that differ only by a suffix are labelled differently ({labels})")
+    return out
+
+
+def concept_siblings_disagree(sides: Iterable[Labelled]) -> list[str]:
+    sides = list(sides)
+    out = []
+    # One caveat, two kinds of label: the text cannot be what tells them apart.
+    by_caveat: dict[tuple[str, str | None, str], list[Labelled]] = defaultdict(list)
+    for lab in sides:
+        if lab.side.caveat:
+            by_caveat[(lab.backend, lab.concept, " ".join(lab.side.caveat.split()))].append(lab)
+    for (backend, concept, _), labs in sorted(by_caveat.items(), key=lambda kv: kv[0][:2] + (kv[0][2][:40],)):
+        if len({_kind(lab.side.relation) for lab in labs}) > 1:
+            labels = ", ".join(f"{lab.cuda} {lab.side.relation}" for lab in sorted(labs))
+            out.append(f"{concept} {backend}: one caveat under different labels ({labels})")
+    # The same counterpart, exact on one row and approximate on another: the approximate caveat must say
+    # something the exact one does not.
+    by_symbol: dict[tuple[str, str | None, str], list[Labelled]] = defaultdict(list)
+    for lab in sides:
+        if lab.side.symbol:
+            by_symbol[(lab.backend, lab.concept, lab.side.symbol)].append(lab)
+    for (backend, concept, symbol), labs in sorted(by_symbol.items(), key=lambda kv: tuple(str(k) for k in kv[0])):
+        exact = [lab for lab in labs if _kind(lab.side.relation) == "exact"]
+        for lab in labs:
+            if lab.side.relation != "approximate":
+                continue
+            said = {s.strip().rstrip(".").lower() for s in _sentences(lab.side.caveat)}
+            for other in exact:
+                if said <= {s.strip().rstrip(".").lower() for s in _sentences(other.side.caveat)}:
+                    out.append(f"{concept} {backend} {symbol}: {lab.cuda} is 'approximate' and {other.cuda} "
+                               f"'{other.side.relation}', but the approximate caveat says nothing the other does not")
+    return out
+
+
+# message -> why it is not a mislabel. Empty: the one hit (cuda::atomic_ref) was fixed.
+SIBLING_EXCEPTIONS: dict[str, str] = {}
+
+
+def test_suffix_siblings_get_the_same_kind_of_label(sides: list[Labelled]) -> None:
+    hits = [h for h in suffix_siblings_disagree(sides) if h not in SIBLING_EXCEPTIONS]
+    assert not hits, "\n".join(hits)
+
+
+def test_concept_siblings_explain_a_different_label(sides: list[Labelled]) -> None:
+    hits = [h for h in concept_siblings_disagree(sides) if h not in SIBLING_EXCEPTIONS]
+    assert not hits, "\n".join(hits)
+
+
+# --- 3. `same` whose caveat describes a difference ------------------------------------------------------
+
+_DIFFERENCE = re.compile(r"\b(?:differs?|different(?:ly)?|unlike|but|only|not|except|whereas|however|cannot|"
+                         r"unless|instead)\b", re.I)
+
+
+def same_describes_difference(sides: Iterable[Labelled]) -> list[Hit]:
+    out = []
+    for lab in sides:
+        if lab.side.relation != "same":
+            continue
+        for sentence in _sentences(lab.side.caveat):
+            found = _DIFFERENCE.search(sentence)
+            if found:
+                out.append(((lab.cuda, lab.backend),
+                            f"{lab.cuda} {lab.backend}: 'same', but its caveat describes a difference "
+                            f"('{found.group(0)}' in: {sentence.strip()}): make it 'approximate' or reword"))
+                break
+    return out
+
+
+# (cuda, backend) -> why the sentence restates sameness. Empty: no hit so far.
+SAME_EXCEPTIONS: dict[tuple[str, str], str] = {}
+
+
+def test_a_same_side_describes_no_difference(sides: list[Labelled]) -> None:
+    hits = [msg for key, msg in same_describes_difference(sides) if key not in SAME_EXCEPTIONS]
+    assert not hits, "\n".join(hits)
+
+
+# --- Each lint catches what it is for --------------------------------------------------------------------
+
+def _side(relation: str, caveat: str, symbol: str | None = None) -> Side:
+    return Side(symbol, relation, "curated", caveat, "msl §2.6")
+
+
+def test_the_lints_catch_made_up_violations() -> None:
+    names = {"metal": {"simd_all", "atomic"}, "mlx": {"mx.abs"}}
+    assert none_recommends([Labelled("__x", "c", "metal", _side("none", "No vote: simd_all does the same."))], names)
+    assert none_recommends([Labelled("__x", "c", "metal", _side("none", "Use simd_all instead."))], names)
+    assert none_recommends([Labelled("x", "c", "mlx", _side("none", "The nearest is mx.abs."))], names)
+    # A recipe, a case-limited fallback and a stated reason are not recommendations of a counterpart.
+    assert not none_recommends([Labelled("__x", "c", "metal", _side("none", "Use simd_all when the mask is full."))], names)
+    assert not none_recommends([Labelled("__x", "c", "metal", _side("none", "Emulate with a loop, or use simd_all."))], names)
+    assert not none_recommends([Labelled("__x", "c", "metal", _side(
+        "none", "No single call does it: the test takes two, and simd_all(p) gives the same answer with simd_any."))], names)
+
+    # The audit's case, as the rows stood: atomic approximate, atomic_ref none.
+    atomic = Labelled("cuda::atomic", "scoped-atomics", "metal", _side("approximate", "Relaxed only.", "atomic"))
+    ref = Labelled("cuda::atomic_ref", "scoped-atomics", "metal", _side(
+        "none", "No atomic reference wrapper: declare the element as an MSL atomic type."))
+    assert suffix_siblings_disagree([atomic, ref])
+    assert suffix_siblings_disagree([Labelled("atomicOr", "a", "metal", _side("approximate", "x", "f")),
+                                     Labelled("atomicOr_block", "a", "metal", _side("renamed", "y", "f"))])
+    assert suffix_siblings_disagree([Labelled("sinf", "m", "metal", _side("renamed", "x", "sin")),
+                                     Labelled("sin", "m", "metal", _side("none", "No double."))])
+    assert not suffix_siblings_disagree([Labelled("sinf", "m", "metal", _side("renamed", "x", "sin")),
+                                         Labelled("sin", "m", "metal", _side("same", "y", "sin"))])
+
+    same_text = "half2(a, b) (§2.2.2)."
+    assert concept_siblings_disagree([Labelled("a", "c", "metal", _side("renamed", same_text, "half2")),
+                                      Labelled("b", "c", "metal", _side("approximate", same_text, "half2"))])
+    assert concept_siblings_disagree([Labelled("a", "c", "metal", _side("renamed", "One. Two.", "half2")),
+                                      Labelled("b", "c", "metal", _side("approximate", "Two.", "half2"))])
+    assert not concept_siblings_disagree([Labelled("a", "c", "metal", _side("renamed", "One.", "half2")),
+                                          Labelled("b", "c", "metal", _side("approximate", "Rounds toward zero.", "half2"))])
+
+    assert same_describes_difference([Labelled("int2", "v", "metal", _side("same", "Same layout, but no .w.", "int2"))])
+    assert not same_describes_difference([Labelled("int2", "v", "metal", _side("same", "Same size and alignment.", "int2"))])
