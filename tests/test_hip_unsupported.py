@@ -27,9 +27,6 @@ NOT_A_DIFFERENCE = {
 
 # Rows left as they are, each with its reason (reported, to be settled by whoever owns the pinning test).
 KNOWN = {
-    # tests/fixtures translate driver_api.cpp expects cuCtxSynchronize renamed to hipCtxSynchronize; making the
-    # row approximate changes that output, and the brief for this change forbids editing that fixture.
-    "cuCtxSynchronize": "translate fixture driver_api.cpp pins the rename",
     # hipGLGetDevices refuses hipGLDeviceListNextFrame, but the enumerator is declared in hip/hip_gl_interop.h,
     # which tests/test_rows_headers.py does not include, so an overrides.yaml row for it fails that test.
     "cudaGLDeviceListNextFrame": "declared in hip_gl_interop.h, outside the header test's includes",

@@ -66,6 +66,40 @@ def test_builtins_renamed_as_the_same_call_compile_with_no_arguments(tmp_path: P
     assert run.returncode == 0, run.stderr[-2000:]
 
 
+def _nullary_host_renames() -> dict[str, str]:
+    """`same_shape` rows whose HIP side is a runtime function (hip*), not a builtin or a namespace member."""
+    smap = kb.load_symbols()
+    out = {}
+    for name in calldata.same_shape():
+        entry = smap.get(name)
+        target = (hip_name(entry, Options(), smap)[0] or "") if entry is not None else ""
+        if target.startswith("hip") and "::" not in name:
+            out[name] = target
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bool(COMPILE_SKIP) or shutil.which("nvcc") is None,
+                    reason=COMPILE_SKIP or "nvcc is not installed")
+def test_runtime_calls_renamed_as_the_same_call_take_no_arguments_on_either_side(tmp_path: Path) -> None:
+    """Each CUDA runtime or driver call listed as renamed unchanged is called with no arguments under nvcc,
+    and the HIP function written for it compiles with none under clang: the rename is the whole port."""
+    renames = _nullary_host_renames()
+    assert {"cudaProfilerStart", "cuCtxSynchronize"} <= set(renames), renames
+    cuda = tmp_path / "calls.cu"
+    cuda.write_text("#include <cuda.h>\n#include <cudaProfiler.h>\n#include <cuda_profiler_api.h>\n"
+                    "void f() {\n" + "".join(f"  (void){n}();\n" for n in renames) + "}\n")
+    nvcc = shutil.which("nvcc")
+    assert nvcc is not None
+    done = subprocess.run([nvcc, "-x", "cu", "-std=c++17", "-cuda", str(cuda), "-o", str(tmp_path / "a.ii")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    hip = tmp_path / "calls.hip"
+    hip.write_text("#include <hip/hip_runtime.h>\nvoid f() {\n" + "".join(f"  (void){t}();\n" for t in renames.values()) + "}\n")
+    run = compile_hip(hip, "gfx942", "syntax")
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
 def test_every_builtin_a_row_writes_is_typed_in_the_data() -> None:
     """A row whose HIP side is a clang builtin takes only some argument types: it must say which."""
     smap = kb.load_symbols()
