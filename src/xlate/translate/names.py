@@ -335,7 +335,7 @@ def _keep_unproven_shape(written: str, target: str, entry: Any, starts: list[int
                          notes: Notes) -> None:
     """The call keeps its CUDA name, with a note giving the HIP name and the row's caveat."""
     caveat = " ".join((entry.hip_caveat or "").split()).rstrip(".")
-    notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, which is not called the same way"
+    notes.add(starts, start, f"kept {written}: HIP's nearest is {target}, not proven to take this call's arguments as they are"
               + (f" ({caveat})" if caveat else "") + "; port this call by hand", report, "call shape differs")
 
 
