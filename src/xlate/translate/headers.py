@@ -18,9 +18,9 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from xlate.cuda.names import identifiers
-from xlate.translate import datafile
+from xlate.translate import calldata, compat, datafile
 from xlate.translate.edits import Edits, line_starts
-from xlate.translate.names import approximate_member, class_prefix, hip_name, roc_name
+from xlate.translate.names import approximate_member, class_prefix, hip_name, roc_name, shape_unproven
 from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -112,6 +112,7 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
     own_macros = defined_names(source)  # a user's NVTX_RANGE_FN or CUDNN_ATT_H is not the library's
     prefixes = getattr(smap, "prefix_bytes", ())
     left: list[str] = []
+    kept: list[str] = []
     mapped = False
     checked: set[str] = set()
     for m in _QUALIFIED_NAME.finditer(source):
@@ -131,14 +132,22 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
             # a member of a class a row renames, or a member whose two-phase calls follow an
             # approximate class's rename: the class's rename ports it (names.rewrite)
             why = "ok"
-        if why in ("ok", "same"):
+        if why == "ok" and entry is not None and shape_unproven(entry) and not calldata.two_phase(entry.symbol) \
+                and compat.helper_for(entry.symbol) is None:
+            kept.append(name)  # its calls keep the CUDA name (names.rewrite): they still need this header
+        elif why in ("ok", "same"):
             mapped = True
         else:
             left.append(name)
-    if not left:
+    if not left and not kept:
         return False, None
-    shown = ", ".join(left[:3]) + (" ..." if len(left) > 3 else "")
-    return not mapped, f"no row maps {shown} to HIP"
+    reasons = [f"no row maps {_some(left)} to HIP"] if left else []
+    reasons += [f"the calls of {_some(kept)} keep their CUDA name"] if kept else []
+    return not mapped, " and ".join(reasons)
+
+
+def _some(names: list[str]) -> str:
+    return ", ".join(names[:3]) + (" ..." if len(names) > 3 else "")
 
 
 def rewrite(found: list[tuple[Any, Any]], source: bytes, edits: Edits, report: Report, options: Options,
