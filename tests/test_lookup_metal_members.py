@@ -39,3 +39,16 @@ def test_a_swift_enum_case_stays_its_constant() -> None:
     assert "shared" not in _index.symbol_variants("MTLStorageMode.shared")
     code, payload = _payload("MTLStorageMode.shared")
     assert code == 0 and payload["matches"][0]["concept"] == "unified-memory", payload
+
+
+@pytest.mark.parametrize(("query", "card"), [
+    ("generate_mipmaps", "texture-memory"), ("copy_from_buffer", "memcpy"), ("fill_buffer", "memset"),
+    ("synchronizeTexture_slice_level", "texture-memory"), ("generateMipmaps", "texture-memory"),
+])
+def test_a_metal_method_as_rust_bindings_spell_it_is_the_method(query: str, card: str) -> None:
+    # metal-rs writes Metal's methods in snake_case, objc2 joins a selector's parts with underscores;
+    # generateMipmaps is the method Objective-C names generateMipmapsForTexture:.
+    out = io.StringIO()
+    assert lookup.run(query, None, "json", 3, out=out) == 0
+    assert json.loads(out.getvalue())["matches"][0]["concept"] == card
+

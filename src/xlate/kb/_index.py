@@ -722,7 +722,7 @@ _TARGET_TRIPLE = re.compile(r"^(?:amdgcn|nvptx64|nvptx)-[a-z0-9_]*-[a-z0-9_]*-[a
 _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 _SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
-_WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)With[A-Z][A-Za-z0-9]*$")
+_WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)(?:With|For)[A-Z][A-Za-z0-9]*$")
 _METAL_MEMBER = re.compile(r"^(I)?MTL4?[A-Z][A-Za-z]+\.([A-Za-z])([a-z]+[A-Z][A-Za-z0-9]*)$")
 _SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
 
@@ -956,7 +956,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         option, entries = option_entries(index, q)
         if option_asked(q, entries) and all(e[1] is None for e in entries):
             return []  # a known option about nothing GPU-specific (nvcc --output-file)
-        for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) \
+        for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) or rust_metal_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or method_base_matches(index, code, backend) \
                 or swift_base_matches(index, q, backend) \
                 or message_matches(index, q, backend) or twin_matches(index, code, backend) \
@@ -2231,6 +2231,28 @@ def binding_matches(index: Index, query: str, backend: str | None) -> list[Match
         if full:
             return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), full, "loose", m.backend)
                     for m in _named_exactly(index, full, backend)]
+    return []
+
+
+# A Metal method as Rust bindings spell it: metal-rs in snake_case (generate_mipmaps), objc2 with the
+# selector's colons as underscores after its camel-case head (synchronizeTexture_slice_level).
+_RUST_METHOD = re.compile(r"^[a-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$")
+
+
+def rust_metal_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A Metal framework method as the Rust bindings name it: metal-rs's snake_case is the camel-case
+    name (generate_mipmaps is generateMipmaps, the method Objective-C spells generateMipmapsForTexture:),
+    objc2's name is the selector's head (synchronizeTexture_slice_level is synchronizeTexture:slice:level:).
+    Only names the Metal framework's vocabulary lists count, so a snake_case name of another API is not
+    read as a Metal one."""
+    if backend not in (None, "metal") or not _RUST_METHOD.match(query):
+        return []
+    head, *rest = query.split("_")
+    name = head if any(c.isupper() for c in head) else head + "".join(p[:1].upper() + p[1:] for p in rest)
+    for full in (name, *_with_argument_forms(index).get(name, ())):
+        entry = vocabulary_entry(index, full)
+        if entry is not None and entry[0] is not None and str(entry[1]).startswith("Metal."):
+            return [Match(entry[0], round(SCORE_LOOSE - 2.0, 2), full, "loose", "metal")]
     return []
 
 
