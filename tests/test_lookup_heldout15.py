@@ -13,7 +13,8 @@ group: CUDA 37/40, HIP/ROCm 24/40, Metal 22/30, MLX 22/25, Triton 14/25, GPU nam
 The set is no longer held out: its misses were then read. The HSA runtime's names have a list (ten of the
 HIP misses), a question asks about its term ("What is ROCR?"), a computer's name around its chip is the
 chip ("M1 Macbook Air" had been read as MMA), triton.compiler's and Gluon's top-level names have lists, PDL is an
-alias of programmatic dependent launch, Metal methods as Rust bindings spell them are the methods, and
+alias of programmatic dependent launch, Metal methods as Rust bindings spell them and
+Metal enumerators as Swift spells them are those names, and
 the one `none` query that did not exit 1 (triton.runtime.jit.JITFunction) was written from vocabulary files
 that then put JITFunction on no card although the kernel card spells it; its expectation is now the kernel
 card. The rest are pinned.
@@ -31,7 +32,7 @@ from test_lookup_queries import check_cited, check_pinned_misses, check_unrelate
 DATA = Path(__file__).parent / "data" / "lookup_queries_heldout15.yaml"
 QUERIES = yaml.safe_load(DATA.read_text())["queries"]
 RIGHT_AT_FIRST_RUN = 157
-RIGHT_NOW = 176
+RIGHT_NOW = 177
 # What lookup does not answer right at the top (its first answer, if any, in brackets):
 KNOWN_MISSES = {
     # exits 1: a heading, an issue title or a name whose words no card label carries
@@ -44,7 +45,6 @@ KNOWN_MISSES = {
     'Creating queue failed error 1008 - vector_copy',
     'libhsakmt: Map errno to specific status codes in queue creation',
     'Copying Data Between Two Buffers',
-    'MTLCaptureDestination.developerTools',
     'concurrentDispatch',
     'Metal capturing is broken',
     'Device capture not working in metal backend',

@@ -52,3 +52,18 @@ def test_a_metal_method_as_rust_bindings_spell_it_is_the_method(query: str, card
     assert lookup.run(query, None, "json", 3, out=out) == 0
     assert json.loads(out.getvalue())["matches"][0]["concept"] == card
 
+
+
+@pytest.mark.parametrize(("query", "card"), [
+    ("MTLCaptureDestination.developerTools", "kernel-profiler"), ("MTLCaptureDestination.gpuTraceDocument", "kernel-profiler"),
+    ("MTLDispatchType.concurrent", "kernel-launch"),
+])
+def test_a_metal_enumerator_as_swift_writes_it_is_the_enumerator(query: str, card: str) -> None:
+    # Swift writes MTLCaptureDestinationDeveloperTools as its type, a dot and the case (.developerTools).
+    out = io.StringIO()
+    assert lookup.run(query, None, "json", 3, out=out) == 0
+    assert json.loads(out.getvalue())["matches"][0]["concept"] == card
+
+
+def test_a_swift_case_of_no_metal_enumerator_finds_nothing() -> None:
+    assert lookup.run("MTLCaptureDestination.nowhere", None, "json", 3, out=io.StringIO()) == 1

@@ -957,6 +957,7 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         if option_asked(q, entries) and all(e[1] is None for e in entries):
             return []  # a known option about nothing GPU-specific (nvcc --output-file)
         for m in _package_match(entry, q, backend) or family_matches(index, code) or binding_matches(index, code, backend) or rust_metal_matches(index, code, backend) \
+                or swift_enum_matches(index, code, backend) \
                 or intrinsic_matches(index, code, backend) or method_base_matches(index, code, backend) \
                 or swift_base_matches(index, q, backend) \
                 or message_matches(index, q, backend) or twin_matches(index, code, backend) \
@@ -2253,6 +2254,34 @@ def rust_metal_matches(index: Index, query: str, backend: str | None) -> list[Ma
         entry = vocabulary_entry(index, full)
         if entry is not None and entry[0] is not None and str(entry[1]).startswith("Metal."):
             return [Match(entry[0], round(SCORE_LOOSE - 2.0, 2), full, "loose", "metal")]
+    return []
+
+
+# A Metal enumerator as Swift spells it, its type then the case: MTLCaptureDestination.developerTools is
+# MTLCaptureDestinationDeveloperTools (and .gpuTraceDocument is ...GPUTraceDocument: case aside).
+_SWIFT_ENUM_CASE = re.compile(r"^(MTL[A-Za-z0-9]+)\.([a-z][A-Za-z0-9]*)$")
+
+
+@_once_per_index
+def _metal_names_folded(index: Index) -> dict[str, list[str]]:
+    """Metal's C-style names (MTL...) that a label or the vocabulary spells, by their case-folded form."""
+    out: dict[str, list[str]] = {}
+    for name in dict.fromkeys([e[0] for e in index["labels"]] + list(index.get("vocabulary") or {})):
+        if name.startswith("MTL") and name.isalnum():
+            out.setdefault(name.casefold(), []).append(name)
+    return out
+
+
+def swift_enum_matches(index: Index, query: str, backend: str | None) -> list[Match]:
+    """A Metal enumerator written Swift's way (MTLDispatchType.concurrent): the enumerator its type and
+    case name together spell."""
+    swift = _SWIFT_ENUM_CASE.match(query)
+    if not swift or backend not in (None, "metal"):
+        return []
+    for name in _metal_names_folded(index).get((swift.group(1) + swift.group(2)).casefold(), ()):
+        found = _named_exactly(index, name, backend)
+        if found:
+            return [Match(m.concept, round(min(m.score, SCORE_LOOSE) - 2.0, 2), name, "loose", "metal") for m in found]
     return []
 
 
