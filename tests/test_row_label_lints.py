@@ -8,7 +8,7 @@ person wrote (curated rows, overrides of HIPIFY's tables, API family files, and 
 family's note gives a caveat):
 
 1. a `none` side whose caveat recommends a counterpart outright ("the nearest is X", "X does the same",
-   "use X instead") without saying why it is no counterpart;
+   "use X instead", or on a header row "include X.h") without saying why it is no counterpart;
 2. siblings that disagree: spellings that differ only by a suffix (`_block`, `_system`, `_sync`, a float
    `f`, `atomic_ref` against `atomic`) with different kinds of label, and rows of one concept that name
    the same counterpart with an exact label on one and `approximate` on the other where the approximate
