@@ -20,7 +20,7 @@ GLOSSARY = Path(__file__).resolve().parents[1] / "glossary" / "symbols"
 # The curated files with HIP sides, and the header folders their spellings live in (overrides.yaml gives
 # library prefix twins too: hipblasLtGetVersion, hipfftXt*, hipsolverSp*). rocWMMA rows are left out:
 # rocWMMA is not among the packaged headers (the rows cite its documentation).
-FILES = {"overrides.yaml": ("hip", "hipblas", "hipblaslt", "hipfft", "hipsolver"), "hip-extras.yaml": ("hip",), "hip-coop-groups.yaml": ("hip", "hipcub"),
+FILES = {"overrides.yaml": ("hip", "hipblas", "hipblaslt", "hipfft", "hipsolver", "hipcub"), "hip-extras.yaml": ("hip",), "hip-coop-groups.yaml": ("hip", "hipcub"),
          "device-texture.yaml": ("hip",), "hip-scoped-atomics.yaml": ("hip",)}
 NOT_PACKAGED = ("rocwmma::",)
 NEWER = re.compile(r"ROCm 7|hipBLAS 3")
