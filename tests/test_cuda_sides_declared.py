@@ -200,6 +200,8 @@ def test_the_hipify_lists_are_still_needed() -> None:
         # A hand-written side that names the macro states the condition in the data; the entry here only
         # keeps the probe from expecting a declaration.
         stated = name in MACRO_ONLY and any(MACRO_ONLY[name] in (side.caveat or "") for side in hand)
+        # A hand-written side of a name CUDA still declares says so (the HIPIFY row's removal stays wrong).
+        stated = stated or (name in HIPIFY_STILL_IN_13 and any("still declares" in (side.caveat or "") for side in hand))
         assert stated or not hand, f"{name}: a hand-written side can state it now"
     for name in sorted(HIPIFY_NOT_IN_13 | MACRO_ONLY.keys()):
         assert name in result.undeclared, f"{name}: CUDA {headers.version_text} declares it; drop it from the list"

@@ -89,7 +89,8 @@ FROM_TABLE = {
         ("cufile.h", "hipfile.h"), ("cuFileDriverOpen", "hipFileDriverOpen"), ("cuFileHandleRegister", "hipFileHandleRegister"),
         ("cuFileBufRegister", "hipFileBufRegister"), ("cuFileRead", "hipFileRead"), ("cuFileWrite", "hipFileWrite"))},
     **{f"{c} -> {h}": "ROCprofiler-SDK 0.4.0" for c, h in (
-        ("nvtxNameCudaStreamA", "roctxNameHipStream"), ("nvtxNameCudaDeviceA", "roctxNameHipDevice"))},
+        ("nvtxNameCudaStreamA", "roctxNameHipStream"), ("nvtxNameCudaDeviceA", "roctxNameHipDevice"),
+        ("nvtx3/nvToolsExtCudaRt.h", "rocprofiler-sdk-roctx/roctx.h"))},
     # hipBLAS 3 and hipTensor 2 headers read in ROCm/rocm-libraries at one commit each; their versions
     # are series (see the file's header): the rows' "hipBLAS 3.0" and "hipTensor 2.x" compare on the major.
     **{f"cublasGemm{v}Ex -> hipblasGemm{v}Ex": "hipBLAS 3.x" for v in ("", "Batched", "StridedBatched")},
