@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 import pytest
@@ -231,19 +231,26 @@ _DIFFERENCE = re.compile(r"\b(?:differs?|different(?:ly)?|unlike|but|only|not|ex
                          r"unless|instead)\b", re.I)
 
 
-def same_describes_difference(sides: Iterable[Labelled]) -> list[Hit]:
+def _caveat_hits(sides: Iterable[Labelled], keep: Callable[[Labelled], bool], words: re.Pattern[str],
+                 about: re.Pattern[str] | None, say: Callable[[Labelled, str, str], str]) -> list[Hit]:
+    """For each side `keep` selects, the first caveat sentence that `words` finds (and `about`, if given):
+    one hit, worded by `say(side, words found, sentence)`."""
     out = []
     for lab in sides:
-        if lab.side.relation != "same":
+        if not keep(lab):
             continue
         for sentence in _sentences(lab.side.caveat):
-            found = _DIFFERENCE.search(sentence)
-            if found:
-                out.append(((lab.cuda, lab.backend),
-                            f"{lab.cuda} {lab.backend}: 'same', but its caveat describes a difference "
-                            f"('{found.group(0)}' in: {sentence.strip()}): make it 'approximate' or reword"))
+            found = words.search(sentence)
+            if found and (about is None or about.search(sentence)):
+                out.append(((lab.cuda, lab.backend), say(lab, found.group(0), sentence.strip())))
                 break
     return out
+
+
+def same_describes_difference(sides: Iterable[Labelled]) -> list[Hit]:
+    return _caveat_hits(sides, lambda lab: lab.side.relation == "same", _DIFFERENCE, None,
+                        lambda lab, word, sentence: f"{lab.cuda} {lab.backend}: 'same', but its caveat describes a "
+                        f"difference ('{word}' in: {sentence}): make it 'approximate' or reword")
 
 
 # (cuda, backend) -> why the sentence restates sameness. Empty: the HIP hits (half, half2: "unless
@@ -267,18 +274,10 @@ _ABOUT_HIP = re.compile(r"\b(?:HIP|ROCm|AMD|ROCTx|hip[A-Z_a-z]\w*|roc[a-z]\w*)\b
 
 
 def hip_exact_refuses(sides: Iterable[Labelled]) -> list[Hit]:
-    out = []
-    for lab in sides:
-        if lab.backend != "hip" or lab.side.relation not in ("same", "renamed"):
-            continue
-        for sentence in _sentences(lab.side.caveat):
-            found = _REFUSES.search(sentence)
-            if found and _ABOUT_HIP.search(sentence):
-                out.append(((lab.cuda, lab.backend),
-                            f"{lab.cuda} hip: '{lab.side.relation}', but its caveat says the HIP spelling fails or "
-                            f"does less ('{found.group(0)}' in: {sentence.strip()}): make it 'approximate'"))
-                break
-    return out
+    return _caveat_hits(sides, lambda lab: lab.backend == "hip" and lab.side.relation in ("same", "renamed"),
+                        _REFUSES, _ABOUT_HIP,
+                        lambda lab, word, sentence: f"{lab.cuda} hip: '{lab.side.relation}', but its caveat says the "
+                        f"HIP spelling fails or does less ('{word}' in: {sentence}): make it 'approximate'")
 
 
 # (cuda, backend) -> why the sentence is no refusal by HIP. Empty: no hit so far.
