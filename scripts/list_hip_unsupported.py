@@ -40,16 +40,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the git and preprocessor helpers beside this script
+from list_nccl_names import first_branches, git  # noqa: E402
+
 FOLDERS = ("hipamd/src/", "projects/clr/hipamd/src/")
 _LEXEME = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
 _DEF = re.compile(r"\bhipError_t\s+(?:hip::)?(i?hip[A-Z]\w*)\s*\(")
 _ENUMERATOR = re.compile(r"\b(?:hip|HIP_)[A-Za-z0-9_]*\b")
 _ERRORS = ("hipErrorNotSupported", "hipErrorInvalidValue")
-
-
-def _git(gitdir: str, *args: str) -> str:
-    return subprocess.run(["git", "--git-dir", gitdir, *args], check=True, capture_output=True, text=True,
-                          errors="replace").stdout
 
 
 def blank(text: str) -> str:
@@ -62,29 +60,16 @@ def blank(text: str) -> str:
     return _LEXEME.sub(repl, text)
 
 
+def _windows_only(kind: str, condition: str) -> bool:
+    """An `#ifdef _WIN32` or `#if defined(_WIN32)`: the branch to read is the Linux one after it."""
+    return "_WIN32" in condition and kind != "ifndef" and "!" not in condition
+
+
 def one_branch(text: str) -> str:
-    """Keep one branch of each preprocessor conditional (its other lines become empty), so that braces
-    opened in both branches balance: the Linux branch of `#ifdef _WIN32` / `#if defined(_WIN32)` (its
-    `#else`, or nothing), and the first branch of any other conditional."""
-    out = []
-    stack: list[tuple[bool, bool]] = []  # (keeping this branch, a branch was kept already)
-    for line in text.split("\n"):
-        d = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)", line)
-        live = all(k for k, _ in stack)
-        if d:
-            word, cond = d.group(1), d.group(2)
-            if word in ("ifdef", "if", "ifndef"):
-                windows = "_WIN32" in cond and word != "ifndef" and "!" not in cond
-                stack.append((not windows, not windows))
-            elif word in ("elif", "else") and stack:
-                _, kept = stack[-1]
-                stack[-1] = (not kept, True)
-            elif word == "endif" and stack:
-                stack.pop()
-            out.append("")
-            continue
-        out.append(line if live else "")
-    return "\n".join(out)
+    """One branch of each preprocessor conditional, so that braces opened in both branches balance: the
+    Linux branch of `#ifdef _WIN32` / `#if defined(_WIN32)` (its `#else`, or nothing), and the first branch
+    of any other conditional."""
+    return first_branches(text, _windows_only)
 
 
 def close(text: str, start: int, open_: str = "(", shut: str = ")") -> int:
@@ -276,9 +261,9 @@ def outside(enums: list[dict[str, int]], low: str, high: str) -> list[str]:
 
 
 def scan(gitdir: str, ref: str, header: str | None) -> dict[str, object]:
-    commit = _git(gitdir, "rev-parse", f"{ref}^{{commit}}").strip()
-    date = _git(gitdir, "show", "-s", "--format=%cI", commit).strip()
-    files = _git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
+    commit = git(gitdir, "rev-parse", f"{ref}^{{commit}}").strip()
+    date = git(gitdir, "show", "-s", "--format=%cI", commit).strip()
+    files = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
     folder = next((f for f in FOLDERS if any(p.startswith(f) for p in files)), None)
     if folder is None:
         raise SystemExit(f"{ref}: no hipamd/src folder")
@@ -287,7 +272,7 @@ def scan(gitdir: str, ref: str, header: str | None) -> dict[str, object]:
     rejects: list[dict[str, object]] = []
     bodies: dict[str, str] = {}
     for path in sorted(p for p in files if p.startswith(folder) and p.endswith(".cpp")):
-        text = one_branch(blank(_git(gitdir, "show", f"{commit}:{path}")))
+        text = one_branch(blank(git(gitdir, "show", f"{commit}:{path}")))
         for name, offset, body in definitions(text):
             line = text.count("\n", 0, offset) + 1
             short = path[len(folder):]

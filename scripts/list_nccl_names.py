@@ -50,6 +50,7 @@ import argparse
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 HEADER = "src/nccl.h.in"
 SOURCES = ("src/",)
@@ -82,10 +83,13 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def _first_branches(text: str) -> str:
-    """Only the first branch of each #if/#elif/#else chain kept (after an `#if 0`, the next branch): a
-    header that spells one declaration twice, `typedef enum e : int {` for C++ and `typedef enum e {`
-    for C, then has one opening brace per declaration for the statement splitter, not two."""
+def first_branches(text: str, skip_first: Callable[[str, str], bool] | None = None) -> str:
+    """Only one branch of each #if/#elif/#else chain kept, the others' lines emptied (line numbers hold):
+    the first, or where `skip_first(directive, condition)` says the first is not the one to read (an
+    `#if 0`, a Windows-only `#ifdef _WIN32`), the next. A header that spells one declaration twice,
+    `typedef enum e : int {` for C++ and `typedef enum e {` for C, then has one opening brace per
+    declaration for the statement splitter, not two."""
+    skip = skip_first or (lambda kind, cond: kind == "if" and cond.strip() == "0")
     out: list[str] = []
     stack: list[list[bool]] = []  # per open #if: [this branch is dropped, no branch taken yet]
     for line in text.split("\n"):
@@ -95,8 +99,8 @@ def _first_branches(text: str) -> str:
             continue
         kind = m.group(1)
         if kind in ("if", "ifdef", "ifndef"):
-            zero = kind == "if" and m.group(2).strip() == "0"
-            stack.append([zero, zero])
+            skipped = skip(kind, m.group(2))
+            stack.append([skipped, skipped])
         elif kind == "endif":
             if stack:
                 stack.pop()
@@ -156,7 +160,7 @@ def header_names(text: str) -> list[tuple[str, str]]:
 
     guard = re.search(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)", code, re.M)
     defines = [m.group(1) for m in _DEFINE.finditer(code) if not (guard and m.group(1) == guard.group(1))]
-    body = _drop_attributes(_DIRECTIVE.sub(" ", _first_branches(code)))
+    body = _drop_attributes(_DIRECTIVE.sub(" ", first_branches(code)))
     declared: list[tuple[str, str]] = []
     for statement in _statements(body):
         if statement.startswith("typedef"):
