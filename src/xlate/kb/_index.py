@@ -724,7 +724,10 @@ _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 _SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
 _WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)(?:With|For)[A-Z][A-Za-z0-9]*$")
 _METAL_MEMBER = re.compile(r"^(I)?MTL4?[A-Z][A-Za-z]+\.([A-Za-z])([a-z]+[A-Z][A-Za-z0-9]*)$")
-_SWIFT_CASE = re.compile(r"^(MTL[A-Z][A-Za-z]+)\.([a-z][A-Za-z0-9]*)$")  # MTLStorageMode.shared
+# A Metal enumerator as Swift spells it, its type then the case: MTLStorageMode.shared is the constant
+# MTLStorageModeShared; swift_enum_matches finds the constant where Swift's case differs in more than its
+# first letter (MTLCaptureDestination.gpuTraceDocument is ...GPUTraceDocument).
+_SWIFT_CASE = re.compile(r"^(MTL[A-Za-z0-9]+)\.([a-z][A-Za-z0-9]*)$")
 
 
 _COMPARISON = re.compile(r"^(.+?)\s+(?:vs\.?|versus)\s+(.+)$", re.I)
@@ -2257,11 +2260,6 @@ def rust_metal_matches(index: Index, query: str, backend: str | None) -> list[Ma
     return []
 
 
-# A Metal enumerator as Swift spells it, its type then the case: MTLCaptureDestination.developerTools is
-# MTLCaptureDestinationDeveloperTools (and .gpuTraceDocument is ...GPUTraceDocument: case aside).
-_SWIFT_ENUM_CASE = re.compile(r"^(MTL[A-Za-z0-9]+)\.([a-z][A-Za-z0-9]*)$")
-
-
 @_once_per_index
 def _metal_names_folded(index: Index) -> dict[str, list[str]]:
     """Metal's C-style names (MTL...) that a label or the vocabulary spells, by their case-folded form."""
@@ -2275,7 +2273,7 @@ def _metal_names_folded(index: Index) -> dict[str, list[str]]:
 def swift_enum_matches(index: Index, query: str, backend: str | None) -> list[Match]:
     """A Metal enumerator written Swift's way (MTLDispatchType.concurrent): the enumerator its type and
     case name together spell."""
-    swift = _SWIFT_ENUM_CASE.match(query)
+    swift = _SWIFT_CASE.match(query)
     if not swift or backend not in (None, "metal"):
         return []
     for name in _metal_names_folded(index).get((swift.group(1) + swift.group(2)).casefold(), ()):

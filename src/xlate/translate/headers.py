@@ -18,9 +18,9 @@ from typing import Any
 from tree_sitter import Node, Tree
 
 from xlate.cuda.names import identifiers
-from xlate.translate import calldata, compat, datafile
+from xlate.translate import compat, datafile
 from xlate.translate.edits import Edits, line_starts
-from xlate.translate.names import approximate_member, class_prefix, hip_name, roc_name, shape_unproven
+from xlate.translate.names import approximate_member, class_prefix, hip_name, keeps_cuda_name, roc_name
 from xlate.translate.notes import Notes
 from xlate.translate.options import Options
 from xlate.translate.report import Report
@@ -132,9 +132,11 @@ def _unported_api(header: str, tree: Tree | None, source: bytes, smap: Any, opti
             # a member of a class a row renames, or a member whose two-phase calls follow an
             # approximate class's rename: the class's rename ports it (names.rewrite)
             why = "ok"
-        if why == "ok" and entry is not None and shape_unproven(entry) and not calldata.two_phase(entry.symbol) \
+        if why == "ok" and entry is not None and keeps_cuda_name(entry, two_phase_here=True) \
                 and compat.helper_for(entry.symbol) is None:
-            kept.append(name)  # its calls keep the CUDA name (names.rewrite): they still need this header
+            # names.rewrite keeps these calls' CUDA name (a compat helper, where there is one, takes
+            # them instead): they still need this header
+            kept.append(name)
         elif why in ("ok", "same"):
             mapped = True
         else:

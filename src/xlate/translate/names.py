@@ -96,6 +96,12 @@ def shape_unproven(entry: Any) -> bool:
     return entry.hip_relation == "approximate" and kind == "function" and not calldata.proven_call(entry.symbol)
 
 
+def keeps_cuda_name(entry: Any, two_phase_here: bool) -> bool:
+    """Whether `rewrite` leaves a call of this row with its CUDA name for want of a proven HIP call shape:
+    a two-phase member (`cub::DeviceReduce::Sum(temp, bytes, ...)`) called the two-phase way is renamed."""
+    return shape_unproven(entry) and not (calldata.two_phase(entry.symbol) and two_phase_here)
+
+
 _DECLARATOR_PARENTS = frozenset({"function_definition", "declaration", "field_declaration", "template_declaration"})
 
 
@@ -409,7 +415,7 @@ def rewrite(found: list[tuple[Any, Any]], source: bytes, starts: list[int], edit
             continue
         if why == "same" or target is None or target == written:
             continue  # (target is None only for the reasons handled above)
-        if shape_unproven(entry) and not (calldata.two_phase(entry.symbol) and two_phase_site(o[6], types)):
+        if keeps_cuda_name(entry, two_phase_site(o[6], types)):
             _keep_unproven_shape(written, target, entry, starts, start, report, notes)
             continue
         if written != entry.symbol:
