@@ -6,7 +6,8 @@ result may be flushed to zero (Metal Shading Language Specification, Version 4, 
 has an undefined sign (§8.5). CUDA keeps subnormals unless built with -ftz=true. For some functions that
 flush moves the result by no more than a subnormal; for others it changes the answer outright. These lints
 cover the Metal sides of the four files that hold CUDA's device math (device-math, device-fast-math,
-device-half, device-conversions):
+device-half, device-conversions), and the first also their MLX sides that MLX computes on the GPU (its Metal
+kernels fall under the same rule; float64 runs on the CPU only):
 
 1. every side whose MSL function is in FLUSH_SENSITIVE (a function whose result for a subnormal argument
    is far from its result for a zero of either sign) says so: its caveat names subnormals, denormals or
@@ -41,22 +42,35 @@ class MetalSide(NamedTuple):
     symbol: str
     relation: str
     caveat: str
+    backend: str = "metal"
 
 
-def _metal_sides(files: Iterable[str] = FILES) -> Iterator[MetalSide]:
+def _metal_sides(files: Iterable[str] = FILES, backend: str = "metal") -> Iterator[MetalSide]:
     for name in files:
         data = yaml.safe_load((ROOT / "glossary" / "symbols" / f"{name}.yaml").read_text(encoding="utf-8"))
         for row in data["rows"]:
-            side = row.get("metal")
+            side = row.get(backend)
             if not side or side.get("relation") == "none" or not side.get("symbol"):
                 continue
             caveat = " ".join(str(side.get("caveat") or "").split())
-            yield MetalSide(name, row["cuda"], side["symbol"], side["relation"], caveat)
+            yield MetalSide(name, row["cuda"], side["symbol"], side["relation"], caveat, backend)
+
+
+# MLX's elementwise operations whose name is not the MSL function its Metal kernel calls.
+_MLX_TO_MSL = {"power": "pow", "arctan2": "atan2", "arccos": "acos", "arcsin": "asin", "arctan": "atan",
+               "arccosh": "acosh", "arcsinh": "asinh", "arctanh": "atanh", "abs": "fabs", "round": "rint"}
 
 
 def _base(symbol: str) -> str:
-    """The MSL function a spelling calls: metal::precise::sqrt -> sqrt."""
+    """The MSL function a spelling calls: metal::precise::sqrt -> sqrt, and MLX's mx.power -> pow."""
+    if symbol.startswith("mx."):
+        name = symbol.removeprefix("mx.")
+        return _MLX_TO_MSL.get(name, name)
     return re.sub(r"^(?:metal::)?(?:fast::|precise::)?", "", symbol)
+
+
+# An MLX side whose CUDA type MLX computes on the CPU only (float64): MSL's flushing does not reach it.
+_MLX_CPU_ONLY = re.compile(r"float64 arrays only work with CPU", re.I)
 
 
 # --- 1. subnormal flushing ---------------------------------------------------------------------------
@@ -110,6 +124,13 @@ def flush_unstated(sides: Iterable[MetalSide]) -> list[tuple[tuple[str, str], st
 
 def test_flush_sensitive_sides_state_subnormal_flushing() -> None:
     hits = [msg for key, msg in flush_unstated(_metal_sides()) if key not in FLUSH_EXCEPTIONS]
+    assert not hits, "\n".join(hits)
+
+
+def test_mlx_gpu_sides_state_subnormal_flushing() -> None:
+    # MLX runs these operations on the GPU as Metal kernels, so MSL's flushing rule reaches them too.
+    sides = [s for s in _metal_sides(backend="mlx") if not _MLX_CPU_ONLY.search(s.caveat)]
+    hits = [msg for _, msg in flush_unstated(sides)]
     assert not hits, "\n".join(hits)
 
 
@@ -192,6 +213,8 @@ def test_the_lints_catch_made_up_violations() -> None:
     assert flush_unstated([logbf._replace(cuda="__hdiv", symbol="/")])
     assert not flush_unstated([logbf._replace(caveat="As on the ilogbf row, a subnormal may be flushed.")])
     assert not flush_unstated([logbf._replace(cuda="sinf", symbol="sin")])
+    mlx_log = MetalSide("device-math", "logf", "mx.log", "approximate", "An elementwise array operation.", "mlx")
+    assert flush_unstated([mlx_log]) and flush_unstated([mlx_log._replace(cuda="powf", symbol="mx.power")])
 
     sqrt_same = MetalSide("device-math", "sqrtf", "sqrt", "same", "Same function.")
     assert exact_label_on_inexact_bound([sqrt_same])
