@@ -160,6 +160,8 @@ RETRACTED = [
     r"which NVIDIA has no separate unit for",
     r"Like every atomic it only orders the one location",
     r"Doubling delta each step \(1, 2, 4, \.\.\.\) and adding builds",
+    r"orders no global memory on gfx942",
+    r"does not by itself make one thread's global stores visible",
 ]
 
 
