@@ -1,7 +1,7 @@
 """Name lists read from one library's C headers by scripts/list_c_header_names.py (the extract kept in
 tests/data, one block per header, each opening with a `# LABEL: N names declared in FILE` line that names its
-source): nvJitLink's header from the PyPI wheel nvidia-nvjitlink 13.5.37 (glossary/vocabulary/names-nvjitlink.yaml)
-and the HSA runtime's headers bundled with triton 3.9.0 (names-hsa.yaml). Nothing downloads: the proof is the
+source): nvJitLink's header from the PyPI wheel nvidia-nvjitlink 13.5.37 (glossary/vocabulary/names-nvjitlink.yaml),
+NVTX 3's headers from the CUDA 13.0 toolkit (names-nvtx.yaml) and the HSA runtime's headers bundled with triton 3.9.0 (names-hsa.yaml). Nothing downloads: the proof is the
 stored extract. Every extracted name is listed once, on the card its header's group gives, unless a card or row
 spells it already; no card or row spells a listed name; lookup answers each with its card; and the script
 reads a header as stated."""
@@ -33,6 +33,9 @@ class HeaderList(NamedTuple):
 LISTS = {
     "nvjitlink": HeaderList("nvJitLink.h name", DATA / "nvjitlink_header_names.txt",
                             "# PyPI wheel nvidia-nvjitlink 13.5.37", ("nvJitLink.h",)),
+    "nvtx": HeaderList("NVTX 3 header name", DATA / "nvtx_header_names.txt",
+                       "# CUDA 13.0 toolkit, include/nvtx3 (NVTX 3)", (
+                           "nvToolsExt.h", "nvToolsExtCuda.h", "nvToolsExtCudaRt.h", "nvtx3.hpp")),
     "hsa": HeaderList("HSA runtime name", DATA / "hsa_header_names.txt",
                       "# triton 3.9.0 wheel, backends/amd/include/hsa", (
                           "hsa.h", "hsa_ext_amd.h", "hsa_ext_image.h", "hsa_ven_amd_loader.h",
@@ -100,7 +103,7 @@ def _lookup_top(name: str) -> tuple[int, str | None]:
     return code, (json.loads(out.getvalue())["matches"] or [{}])[0].get("concept")
 
 
-@pytest.mark.parametrize("which", ["nvjitlink", pytest.param("hsa", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("which", ["nvjitlink", "nvtx", pytest.param("hsa", marks=pytest.mark.slow)])
 def test_lookup_answers_each_name_with_its_group_s_card(which: str) -> None:
     wrong = {}
     for _, card, names in _groups(LISTS[which]):

@@ -779,7 +779,13 @@ def find_rows(index: Index, query: str, backend: str | None = None) -> list[tupl
     q = clean_query(query)
     seen: set[str] = set()
     out: list[tuple[Row, str]] = []
-    for spelling in symbol_variants(q) if q else ():
+    spellings = symbol_variants(q) if q else []
+    labelled = _SWIFT_LABELLED.match(q) if q else None
+    if labelled:
+        # memoryBarrier(scope:) is a Swift method; a row that spells its bare base (memoryBarrier, a
+        # field of a CUDA driver type) is another API's name.
+        spellings = [s for s in spellings if s != labelled.group(1)]
+    for spelling in spellings:
         for row, side in rows_for(index, spelling):
             if row.cuda in seen or (backend and SIDE_BACKEND[side] != backend):
                 continue
@@ -889,6 +895,17 @@ def _metal_cpp_search(index: Index, spelled: re.Match[str], backend: str | None,
             for m in search(index, objc, backend, limit)]
 
 
+# A Swift method with its first argument labelled (memoryBarrier(scope:), makeBuffer(length:options:)).
+_SWIFT_LABELLED = re.compile(r"^([a-z][A-Za-z0-9]*)\(([a-z][A-Za-z0-9]*):(?:[A-Za-z_][A-Za-z0-9]*:)*\)$")
+
+
+def _swift_selector(q: str) -> str | None:
+    """The Objective-C selector's first part for a labelled Swift method: Swift drops the `With` and the
+    first label's capital (memoryBarrier(scope:) is memoryBarrierWithScope:); None for other queries."""
+    m = _SWIFT_LABELLED.match(q)
+    return m.group(1) + "With" + m.group(2)[0].upper() + m.group(2)[1:] if m else None
+
+
 def search(index: Index, query: str, backend: str | None = None, limit: int = 5) -> list[Match]:
     """Rank concepts for `query` (a question, "What is a warp?", is asked of its term): exact symbol (a row
     or a concept's symbol) > exact name or alias >
@@ -906,6 +923,11 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     if not q:
         return []
     q = array_method_as_op(index, q)
+    selector = _swift_selector(q)
+    if selector and (selector in (index.get("vocabulary") or {}) or _exact(index, selector, backend)[0]):
+        # Swift's memoryBarrier(scope:) is Objective-C's memoryBarrierWithScope:, a known Metal method,
+        # not the bare memoryBarrier that another API spells.
+        return search(index, selector, backend, limit)
     best, named = _exact(index, q, backend)
     asked = q.rstrip("?!").rstrip()
     if not best and asked and asked != q:
@@ -1612,6 +1634,8 @@ _COMPUTER_WORDS = frozenset({"mac", "macbook", "studio", "mini", "air", "imac", 
 # Spec words after a chip's name ("M2 Ultra, 24 cores", "H100 80GB", "M5 Max (128GB)"): a count and what it counts.
 _SPEC_TAIL = re.compile(r"[,;]?\s+\(?\d+(?:\.\d+)?\s*-?(?:gpu\s+)?(?:cores?|gb|gib|tb|w|cus?|sms?)\b.*$", re.IGNORECASE)
 # A consumer card is a series word and a number: "RX 9070 XT", "RTX 5090", "RTX PRO 6000", "RTX 50 series".
+# A memory size before a chip's name ("48 GB M5 Pro", "36gb Mac Studio"): the configuration, not the chip.
+_SPEC_HEAD = re.compile(r"^\(?\d+(?:\.\d+)?\s*-?(?:gb|gib|tb)\)?\s+(?=\S)", re.IGNORECASE)
 _SERIES_PRODUCT = re.compile(r"\b(RTX|GTX|RX)\s+(?:PRO\s+)?(\d{2,4})\b")
 _SERIES_WORDS = ("rtx", "gtx", "rx")
 _PRODUCT_TOKEN = re.compile(r"\b(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}|M\d)\b")
@@ -1651,7 +1675,7 @@ def product_matches(index: Index, query: str) -> list[Match]:
     "MI300A", "AMD Instinct MI300A Accelerator", "GH200" land on the Apple GPU family, CDNA3 and Hopper
     cards, which name those chips. The query must be one model name, with brand and variant words
     (AMD, Instinct, Max, Ultra, SXM ...) around it and nothing else."""
-    query = _SPEC_TAIL.sub("", query)
+    query = _SPEC_HEAD.sub("", _SPEC_TAIL.sub("", query))
     chip = " ".join(w for w in query.split() if w.casefold() not in _COMPUTER_WORDS)
     if chip and chip != query:
         listed = vocabulary_entry(index, chip)
@@ -1760,7 +1784,9 @@ def _identifier_variants(token: str) -> list[str]:
     in its Swift spelling."""
     out = [token]
     if "." in token:
-        out.append(token.rsplit(".", 1)[1])  # mx.metal.get_peak_memory -> get_peak_memory
+        last = token.rsplit(".", 1)[1]
+        if _code_like(last):  # mx.metal.get_peak_memory -> get_peak_memory; a plain word (.intrinsic) is prose
+            out.append(last)
         if not token.startswith(_PY_NAMESPACES):
             out.append(token.split(".", 1)[0])  # tensormap.replace: the PTX instruction family
     out.append(_ISA_TYPE.sub("", token))
