@@ -100,6 +100,36 @@ def test_runtime_calls_renamed_as_the_same_call_take_no_arguments_on_either_side
     assert run.returncode == 0, run.stderr[-2000:]
 
 
+# `same_shape` device conversions taking one float: (CUDA header, HIP header) for the compile test below.
+_UNARY_FLOAT_CONVERSIONS = {"__float2bfloat16_rn": ("cuda_bf16.h", "hip/hip_bf16.h")}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(bool(COMPILE_SKIP) or shutil.which("nvcc") is None,
+                    reason=COMPILE_SKIP or "nvcc is not installed")
+def test_device_conversions_renamed_as_the_same_call_take_one_float_on_either_side(tmp_path: Path) -> None:
+    """Each float conversion listed as renamed unchanged compiles on one float in device code under nvcc,
+    and the HIP function written for it does under clang for gfx942."""
+    smap = kb.load_symbols()
+    listed = {n for n in calldata.same_shape() if n.startswith("__float2")}
+    assert listed == set(_UNARY_FLOAT_CONVERSIONS), listed
+    nvcc = shutil.which("nvcc")
+    assert nvcc is not None
+    for name, (cuda_header, hip_header) in _UNARY_FLOAT_CONVERSIONS.items():
+        target = hip_name(smap.get(name), Options(), smap)[0]
+        cuda = tmp_path / f"{name}.cu"
+        cuda.write_text(f"#include <{cuda_header}>\n__global__ void k(const float* x, void* y) {{\n"
+                        f"  auto r = {name}(x[0]);\n  __builtin_memcpy(y, &r, sizeof r);\n}}\n")
+        done = subprocess.run([nvcc, "-arch=sm_90", "-std=c++17", "-ptx", str(cuda), "-o", str(tmp_path / "a.ptx")],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        hip = tmp_path / f"{name}.hip"
+        hip.write_text(f"#include <hip/hip_runtime.h>\n#include <{hip_header}>\n__global__ void k(const float* x, void* y) {{\n"
+                       f"  auto r = {target}(x[0]);\n  __builtin_memcpy(y, &r, sizeof r);\n}}\n")
+        run = compile_hip(hip, "gfx942", "device")
+        assert run.returncode == 0, run.stderr[-2000:]
+
+
 def test_every_builtin_a_row_writes_is_typed_in_the_data() -> None:
     """A row whose HIP side is a clang builtin takes only some argument types: it must say which."""
     smap = kb.load_symbols()
