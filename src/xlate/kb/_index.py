@@ -1218,16 +1218,25 @@ def error_message(index: Index, query: str) -> list[str] | None:
     """[error name, card, API and release] of the error string a query is or quotes (`RuntimeError: CUDA
     error: an illegal memory access was encountered`). A string of four words or more is found anywhere
     in the query; a shorter one (out of memory) only as the whole query or after the word "error"."""
-    key = message_key(query)
+    cut = _ELLIPSIS.search(query)
+    key = message_key(query[:cut.start()] if cut else query)
+    # A quote cut short ("... was aborted..."): the end of the query may be the start of a message.
+    quoted = key.split()
+    starts = [" ".join(quoted[i:]) for i in range(len(quoted) - _QUOTED_START_WORDS + 1)] if cut else []
     best: list[str] | None = None
     for message, name, card, api in index.get("error_messages") or ():
         words = message.count(" ") + 1
         if words < 2 or best is not None and len(message) <= len(best[0]):
             continue
         anywhere = words >= 4 and f" {message} " in f" {key} "
-        if anywhere or key == message or key.endswith(f"error {message}"):
+        begun = any(message.startswith(start + " ") for start in starts)
+        if anywhere or begun or key == message or key.endswith(f"error {message}"):
             best = [message, name, card, api]
     return best[1:] if best else None
+
+
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|\u2026)\s*$")
+_QUOTED_START_WORDS = 5  # a message's first five words are enough to be told apart from prose
 
 
 def message_matches(index: Index, query: str, backend: str | None) -> list[Match]:
