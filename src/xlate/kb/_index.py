@@ -1089,9 +1089,22 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     aliased = {cid for _, cid, kind, _ in folded.get(q.casefold(), ()) if kind == "alias"}
     # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
     # alias "offload arch").
+    # Then, between cards that one spelling inside a sentence gives through its rows
+    # (hipMemPoolAttrReleaseThreshold is the HIP side of a runtime and a driver row), the order find_rows
+    # gives them: the runtime's before the driver API's.
+    row_order: dict[str, list[str]] = {}
+
+    def row_rank(m: Match) -> int:
+        if m.kind != "span":
+            return 0  # a symbol asked alone keeps the order of the labels that spell it
+        if m.matched not in row_order:
+            row_order[m.matched] = [r.concept or "" for r, _ in find_rows(index, m.matched, backend)]
+        concepts = row_order[m.matched]
+        return concepts.index(m.concept) if m.concept in concepts else 0
+
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
                                                   m.concept not in aliased, m.concept not in named,
-                                                  code not in m.matched, m.concept))
+                                                  code not in m.matched, row_rank(m), m.concept))
     return ranked[:limit]
 
 
