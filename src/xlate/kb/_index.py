@@ -1306,7 +1306,7 @@ SCORE_WORDS = 86.0  # every word of a several-word query is in one label ("atomi
 STOPWORDS = frozenset({"a", "an", "the", "of", "on", "in", "for", "to", "with", "and", "or", "how", "what", "is",
                        "vs", "versus", "do", "i", "use", "using", "my", "over", "between", "across", "within",
                        "inside", "into", "from", "via", "by", "at", "when", "why", "does", "can"})
-_SUFFIXES = ("ation", "ing", "ed", "es", "e", "s")
+_SUFFIXES = ("ations", "ators", "ation", "ator", "ing", "ed", "es", "e", "s")
 
 
 def _stem(word: str) -> str:
@@ -1800,11 +1800,16 @@ def identifier_words(query: str) -> str:
     return " ".join(" ".join(out).split())
 
 
+_FILE_NAME = re.compile(r"^[\w-]+\.(?:py|cu|cuh|h|hpp|hip|c|cc|cpp|cxx|metal|txt|md|json|ya?ml|toml|cfg|sh|ll|s|ptx)$")
+
+
 def _identifier_variants(token: str) -> list[str]:
     """The spellings under which a card's prose may name an identifier: itself, its last dotted part,
     without an AMDGPU operand-type suffix or a vendor builtin prefix, and an Objective-C Metal constant
     in its Swift spelling."""
     out = [token]
+    if _FILE_NAME.match(token):
+        return out  # setup.py names a file, not a setup member or a family called setup
     if "." in token:
         last = token.rsplit(".", 1)[1]
         if _code_like(last):  # mx.metal.get_peak_memory -> get_peak_memory; a plain word (.intrinsic) is prose
