@@ -723,6 +723,8 @@ _SUFFIXED_TARGET = re.compile(r"^((?:sm|compute)_\d{2,3})[af]$")
 _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$", re.IGNORECASE)
 _SWIFT_MAKE = re.compile(r"^make([A-Z][a-z]+[A-Z]\w*)$")
 _WITH_ARGUMENT = re.compile(r"^([a-z]+[A-Z][A-Za-z0-9]*?)(?:With|For)[A-Z][A-Za-z0-9]*$")
+# An NSError domain names the error enum of its framework: MTLLibraryErrorDomain is MTLLibraryError's.
+_ERROR_DOMAIN = re.compile(r"^(MTL\w*Error)Domain$")
 _METAL_MEMBER = re.compile(r"^(I)?MTL4?[A-Z][A-Za-z]+\.([A-Za-z])([a-z]+[A-Z][A-Za-z0-9]*)$")
 # A Metal enumerator as Swift spells it, its type then the case: MTLStorageMode.shared is the constant
 # MTLStorageModeShared; swift_enum_matches finds the constant where Swift's case differs in more than its
@@ -1120,6 +1122,7 @@ def vocabulary_entry(index: Index, query: str) -> list[Any] | None:
     attribute = bare[2:-2].strip() if bare.startswith("[[") and bare.endswith("]]") else bare  # MSL's [[grid_origin]]
     cxx = _mlx_python(bare) if bare.startswith(_MLX_CXX) else bare
     for spelling in dict.fromkeys((query, bare, query.removesuffix("()"), _set_or_called(bare), *_without_namespace(bare),
+                                   _ERROR_DOMAIN.sub(r"\1", bare),
                                    attribute, cxx)):
         if spelling in table:
             return list(table[spelling])
@@ -1812,7 +1815,9 @@ def _identifier_variants(token: str) -> list[str]:
         return out  # setup.py names a file, not a setup member or a family called setup
     if "." in token:
         last = token.rsplit(".", 1)[1]
-        if _code_like(last):  # mx.metal.get_peak_memory -> get_peak_memory; a plain word (.intrinsic) is prose
+        if _code_like(last) or token.startswith(_PY_NAMESPACES):
+            # mx.metal.get_peak_memory -> get_peak_memory, tl.advance -> advance (a package's function as
+            # prose names it); the plain last word of another dotted name (.intrinsic) is prose
             out.append(last)
         if not token.startswith(_PY_NAMESPACES):
             out.append(token.split(".", 1)[0])  # tensormap.replace: the PTX instruction family
