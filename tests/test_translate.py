@@ -371,7 +371,7 @@ def test_a_rename_whose_caveat_only_explains_the_spelling_gets_no_note() -> None
     assert "// xlate:" not in text and not report["flagged"]
 
 
-def test_every_caveat_note_is_a_proven_rename_of_an_approximate_row_with_a_caveat() -> None:
+def test_every_caveat_note_is_a_proven_rename_or_a_same_name_call_of_an_approximate_row_with_a_caveat() -> None:
     from xlate.translate import calldata
 
     smap = kb.load_symbols()
@@ -379,4 +379,13 @@ def test_every_caveat_note_is_a_proven_rename_of_an_approximate_row_with_a_cavea
         entry = smap.get(name)
         assert entry is not None and entry.hip_relation == "approximate", name
         is_function = entry.row is not None and entry.row.kind == "function"
-        assert (calldata.proven_call(name) or not is_function) and (entry.hip_caveat or "").strip(), name
+        same_name = entry.hip == entry.symbol
+        assert (same_name or calldata.proven_call(name) or not is_function) and (entry.hip_caveat or "").strip(), name
+
+
+def test_a_same_named_call_that_rounds_otherwise_on_hip_gets_the_rows_caveat_once() -> None:
+    text, _ = tr("#include <cuda_fp16.h>\n__global__ void k(const __half* h, int* o) {\n"
+                 "  o[0] = __half2int_rn(h[0]);\n  o[1] = __half2int_rn(h[1]);\n  o[2] = __half2int_rz(h[2]);\n}\n")
+    assert text.count("__half2int_rn keeps its name on HIP") == 1 and "truncates toward zero" in text
+    assert "__half2int_rz keeps its name" not in text  # truncation is what _rz asks for
+    assert text.count("o[0] = __half2int_rn(h[0]);") == 1

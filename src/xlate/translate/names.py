@@ -207,7 +207,8 @@ def note_approximate_renames(found: list[tuple[Any, Any]], source: bytes, starts
                              report: Report, notes: Notes) -> None:
     """A proven rename that changes what the program does (calls.yaml `caveat_notes`: `__trap` to
     `__builtin_trap` ends the process on HIP) gets the row's caveat as a note, once per caveat and file,
-    above the first call renamed. Run after every rewrite has been planned: only a site whose name an
+    above the first call renamed; so does a listed call HIP spells the same but runs differently
+    (__half2int_rn truncates in ROCm 6.4), which is not rewritten at all. Run after every rewrite has been planned: only a site whose name an
     edit actually changed gets the note (a call kept as written has its own)."""
     listed = calldata.caveat_notes()
     said: set[str] = set()
@@ -224,6 +225,13 @@ def note_approximate_renames(found: list[tuple[Any, Any]], source: bytes, starts
             continue
         shown = edits.render(start, end)
         if shown == source[start:end]:
+            if entry.hip != entry.symbol:
+                continue  # kept as written for another reason, which its own note gives
+            # A same-named HIP function that does something else (__half2int_rn truncates in ROCm 6.4):
+            # nothing is rewritten, so only this note says so.
+            said.add(caveat)
+            notes.add(starts, start, f"{written} keeps its name on HIP, but what differs there: {caveat}", report,
+                      "approximate, same name", counted_as="kept, with the row's caveat")
             continue
         said.add(caveat)
         target = shown.decode("utf-8", "replace")
