@@ -8,7 +8,8 @@ prints `# triton X, mlx Y: N parameters` and then `CARD<TAB>PARAMETER<TAB>FUNCTI
 name that says something on its own: it has an underscore (lhs_scale, communication_stream), no card or
 row label spells it and lookup answers it with nothing yet, and every listed function that takes it lands
 on the same card. Parameters of
-functions lookup places on no card are left out."""
+functions lookup places on no card are left out. Run it with glossary/vocabulary/names-parameters.yaml
+moved aside: lookup answers the names that file lists, so they would be left out as answered."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ _DOC_SIGNATURE = re.compile(r"^\w+\((.*)\)")
 _DOC_PARAMETER = re.compile(r"(?:^|,)\s*\**([A-Za-z_]\w*)\s*(?=[:=,]|$)")
 
 
+def _loose(name: str) -> str:
+    """A name with case and separators aside, as the name lists are compared."""
+    return re.sub(r"[^0-9a-z]", "", name.casefold())
+
+
 def parameters(fn: Callable[..., Any]) -> list[str]:
     """The named parameters of a callable, from its signature or, for a nanobind function, from the
     signature line its docstring opens with (none where neither can be read)."""
@@ -65,6 +71,8 @@ def main() -> int:
 
     index = kb.load_index()
     labels = {label.casefold() for label, _, _, _ in index["labels"]}
+    # Names another list holds already, written otherwise (a_max is Composable Kernel's AMax).
+    listed = {_loose(name) for name in index.get("vocabulary") or {}}
 
     def card(query: str) -> str | None:
         out = io.StringIO()
@@ -75,7 +83,8 @@ def main() -> int:
     taken: dict[str, list[tuple[str, str | None]]] = {}
     for qualified, fn in _functions():
         for name in parameters(fn):
-            if "_" in name.strip("_") and name.casefold() not in labels and not kb.find_rows(index, name, None) \
+            if "_" in name.strip("_") and name.casefold() not in labels and _loose(name) not in listed \
+                    and not kb.find_rows(index, name, None) \
                     and card(name) is None:  # a name lookup answers already (fast_math) keeps its answer
                 taken.setdefault(name, []).append((qualified, None))
     rows = []
