@@ -13,6 +13,7 @@ moved aside: lookup answers the names that file lists, so they would be left out
 
 from __future__ import annotations
 
+import functools
 import inspect
 import io
 import re
@@ -74,24 +75,25 @@ def main() -> int:
     # Names another list holds already, written otherwise (a_max is Composable Kernel's AMax).
     listed = {_loose(name) for name in index.get("vocabulary") or {}}
 
+    @functools.cache  # a function is asked once, not once per parameter it takes
     def card(query: str) -> str | None:
         out = io.StringIO()
         if lookup.run(query, fmt="json", out=out) != 0:
             return None
         return (json.loads(out.getvalue())["matches"] or [{}])[0].get("concept")
 
-    taken: dict[str, list[tuple[str, str | None]]] = {}
+    taken: dict[str, list[str]] = {}  # parameter -> the functions that take it
     for qualified, fn in _functions():
         for name in parameters(fn):
             if "_" in name.strip("_") and name.casefold() not in labels and _loose(name) not in listed \
                     and not kb.find_rows(index, name, None) \
                     and card(name) is None:  # a name lookup answers already (fast_math) keeps its answer
-                taken.setdefault(name, []).append((qualified, None))
+                taken.setdefault(name, []).append(qualified)
     rows = []
     for name, uses in sorted(taken.items()):
-        cards = {card(qualified) for qualified, _ in uses}
+        cards = {card(qualified) for qualified in uses}
         if len(cards) == 1 and None not in cards:
-            rows.append(f"{cards.pop()}\t{name}\t{','.join(q for q, _ in uses)}")
+            rows.append(f"{cards.pop()}\t{name}\t{','.join(uses)}")
     print(f"# triton {triton.__version__}, mlx {mx.__version__}: {len(rows)} parameters")
     print("\n".join(rows))
     return 0

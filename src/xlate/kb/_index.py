@@ -1089,11 +1089,9 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
     # naming a counterpart ("CUDA compute capability" on the Apple GPU family card's CUDA side).
     _, folded, _ = _lookups(index, q)
     aliased = {cid for _, cid, kind, _ in folded.get(q.casefold(), ()) if kind == "alias"}
-    # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
-    # alias "offload arch").
-    # Then, between cards that one spelling inside a sentence gives through its rows
+    # Between cards that one spelling inside a sentence gives through its rows
     # (hipMemPoolAttrReleaseThreshold is the HIP side of a runtime and a driver row), the order find_rows
-    # gives them: the runtime's before the driver API's.
+    # gives them: the runtime's before the driver API's (the sort key below, before the card id).
     row_order: dict[str, list[str]] = {}
 
     def row_rank(m: Match) -> int:
@@ -1104,6 +1102,8 @@ def search(index: Index, query: str, backend: str | None = None, limit: int = 5)
         concepts = row_order[m.matched]
         return concepts.index(m.concept) if m.concept in concepts else 0
 
+    # Then a label that holds the code name as written (`offload-arch` in --offload-arch, not in the
+    # alias "offload arch").
     ranked = sorted(best.values(), key=lambda m: (-m.score, not (q_loose and q_loose in title_of[m.concept]),
                                                   m.concept not in aliased, m.concept not in named,
                                                   code not in m.matched, row_rank(m), m.concept))

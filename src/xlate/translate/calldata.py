@@ -10,7 +10,8 @@ takes as `const void*`) and `device_construction` (approximate types whose `T(..
 spelling in device code), `argument_types` (an argument whose shown type HIP's spelling does not
 take) `host_api_families` (families whose HIP functions run on the host only; keyed by family id) and
 `caveat_notes` (proven renames, and calls HIP spells the same, that change what the program does, whose
-row's caveat is written as a note). The names written still come from the rows; this file never names a HIP function to call.
+row's caveat is written as a note). The names written still come from the rows; this file never names a
+HIP function to call.
 """
 
 from __future__ import annotations

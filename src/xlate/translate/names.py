@@ -208,8 +208,9 @@ def note_approximate_renames(found: list[tuple[Any, Any]], source: bytes, starts
     """A proven rename that changes what the program does (calls.yaml `caveat_notes`: `__trap` to
     `__builtin_trap` ends the process on HIP) gets the row's caveat as a note, once per caveat and file,
     above the first call renamed; so does a listed call HIP spells the same but runs differently
-    (__half2int_rn truncates in ROCm 6.4), which is not rewritten at all. Run after every rewrite has been planned: only a site whose name an
-    edit actually changed gets the note (a call kept as written has its own)."""
+    (__half2int_rn truncates in ROCm 6.4), which is not rewritten at all. Run after every rewrite has
+    been planned: only a site whose name an edit actually changed, or whose HIP spelling is its own,
+    gets the note (a call kept as written for an unproven shape has its own)."""
     listed = calldata.caveat_notes()
     said: set[str] = set()
     for o, entry in found:
